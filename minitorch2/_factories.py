@@ -229,9 +229,7 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, layout=Non
 # ---------------------------------------------------------------- random factories
 def _with_generator(op, generator_op, generator, *args, **options):
     """PyTorch's Python bindings pick the `.generator` overload only when a generator is passed."""
-    if generator is None:
-        return op(*args, **options)
-    return generator_op(*args, generator=generator, **options)
+    return op(*args, **options) if generator is None else generator_op(*args, generator=generator, **options)
 
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)

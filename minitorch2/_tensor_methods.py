@@ -15,9 +15,8 @@ from . import _numpy_names
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
-from ._aten.composite_sizes import check_select_index, covers_whole_dim
+from ._aten.composite_sizes import check_select_index, covers_whole_dim, is_symbolic
 from ._aten.nn_ops import is_channels_last
-from ._sym import is_symbolic
 from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten

@@ -8,7 +8,7 @@ names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''
-import functools, math, operator
+import collections, dataclasses, functools, math, operator
 
 
 # ---- functions, builtins and functools (test_functions.py)
@@ -155,6 +155,129 @@ def rp9_topk_values(a, b):
 def rp9_sort_descending(a, b):
     v, _ = a.sort(descending=True)
     return v * b
+
+
+# ---- model outputs: dataclasses and namedtuples returned and read (test_model_output.py)
+
+
+
+@dataclasses.dataclass
+class _Output:
+    logits: object
+    loss: object = None
+
+    def total(self):
+        return self.logits.sum() if self.loss is None else self.logits.sum() + self.loss
+
+
+_Pair = collections.namedtuple("_Pair", ["first", "second"])
+
+
+def mo9_dataclass_made_and_read(a, b):
+    out = _Output(a * 2)
+    return out.logits + b
+def mo9_dataclass_default_field_none(a, b):
+    out = _Output(a)
+    return a * (out.loss is None) + b
+def mo9_dataclass_method(a, b):
+    return _Output(a, b.sum()).total() + b
+def mo9_dataclass_replace(a, b):
+    out = dataclasses.replace(_Output(a), loss=b)
+    return out.logits * out.loss
+def mo9_dataclass_fields_names(a, b):
+    names = [f.name for f in dataclasses.fields(_Output)]
+    return a * len(names) + b * (names[0] == "logits")
+def mo9_dataclass_astuple_like(a, b):
+    out = _Output(a, b)
+    return out.logits - out.loss
+def mo9_namedtuple_fields_and_replace(a, b):
+    p = _Pair(a, b)._replace(second=a * b)
+    return p.first + p.second * len(p._fields)
+def mo9_namedtuple_asdict(a, b):
+    d = _Pair(a, b)._asdict()
+    return d["first"] - d["second"]
+def mo9_namedtuple_unpack_and_index(a, b):
+    x, y = _Pair(a, b)
+    return x * _Pair(a, b)[1] + y
+def mo9_dataclass_attribute_set(a, b):
+    out = _Output(a)
+    out.loss = b * 3
+    return out.total() + a
+
+
+# ---- generators driven by hand (test_generator.py)
+def _gen_with_finally(log):
+    try:
+        yield 1
+        yield 2
+    finally:
+        log.append("closed")
+
+
+def gn9_generator_close_runs_finally(a, b):
+    log = []
+    g = _gen_with_finally(log)
+    next(g)
+    g.close()
+    return a * len(log) + b
+def gn9_generator_exhausted_runs_finally(a, b):
+    log = []
+    total = sum(_gen_with_finally(log))
+    return a * total + b * len(log)
+def gn9_generator_in_dict_comprehension(a, b):
+    def pairs():
+        yield "x", a
+        yield "y", b
+    d = {k: v for k, v in pairs()}
+    return d["x"] * d["y"]
+def gn9_generator_of_tensor_slices(a, b):
+    def rows(t):
+        for i in range(t.shape[0]):
+            yield t[i]
+    return sum(rows(torch.stack([a, b])))
+
+
+# ---- exceptions around loops and nested calls (test_exceptions.py)
+def ex9_break_out_of_loop_in_try(a, b):
+    out = b
+    for k in range(5):
+        try:
+            if k == 2:
+                break
+            out = out + a
+        finally:
+            out = out * 1
+    return out
+def ex9_finally_in_inlined_helper(a, b):
+    def helper(x, log):
+        try:
+            return x * 2
+        finally:
+            log.append(1)
+    log = []
+    return helper(a, log) + b * len(log)
+def ex9_exception_type_name(a, b):
+    try:
+        raise IndexError
+    except LookupError as e:
+        return a * len(type(e).__name__) + b
+def ex9_caught_index_error_from_list(a, b):
+    xs = [a]
+    try:
+        return xs[3]
+    except IndexError:
+        return b
+def ex9_raise_in_generator_caught_outside(a, b):
+    def gen():
+        yield a
+        raise ValueError
+    out = b
+    try:
+        for v in gen():
+            out = out + v
+    except ValueError:
+        out = out * 2
+    return out
 '''
 
 DYNAMIC_SRC = r'''
@@ -248,6 +371,34 @@ def dy9_max_reduction_dim(a, b):
     return torch.stack([a, b]).max(dim=0).values + a.shape[0]
 def dy9_clamp_by_size(a, b):
     return a.clamp(max=a.shape[0] / 4) + b
+def dy9_size_tuple_equality(a, b):
+    if a.shape == b.shape:
+        return a + b
+    return a
+def dy9_sum_over_halves(a, b):
+    h = a.shape[0] // 2
+    return a[:h].sum() + a[h:].sum() + b
+def dy9_numel_in_python_loop_bound(a, b):
+    out = b
+    for _ in range(min(a.numel(), 2)):
+        out = out + a
+    return out
+def dy9_size_in_fstring_free_arith(a, b):
+    n = a.size(0)
+    return a * (n * 2 - n) + b * (n % 2)
+def dy9_index_with_size_symbol(a, b):
+    return a[a.shape[0] // 2] * b
+def dy9_select_method_symbolic(a, b):
+    return a.select(0, a.shape[0] - 2) + b
+def dy9_view_as_column_matmul(a, b):
+    return (a.view(-1, 1) @ b.view(1, -1)).diagonal()
+def dy9_new_zeros_twice_size(a, b):
+    return torch.cat([a, b]) + a.new_zeros(a.shape[0] * 2)
+def dy9_linspace_steps_of_size(a, b):
+    return torch.linspace(0, 1, a.shape[0]) * a + b
+def dy9_unbind_first_two(a, b):
+    x, y = torch.stack([a, b]).unbind(0)
+    return x * y
 '''
 
 RECOMPILE_SRC = r'''
