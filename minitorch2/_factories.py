@@ -212,6 +212,7 @@ def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
+    steps = int(steps)  # (an `int steps` in torch's schema, not a SymInt: a size symbol given here specializes)
     return _finish(aten.linspace.default(start, end, steps, **options), requires_grad)
 
 
