@@ -33,6 +33,9 @@ def _raise_my(code):
     raise _MyError(code)
 
 
+_ERR = _SubError(4)
+
+
 def _guarded(x, fail):
     try:
         if fail:
@@ -166,6 +169,16 @@ def ex9_attribute_error_from_getattr(a, b):
     except AttributeError:
         v = 3
     return a * v + b
+def ex9_global_exception_attributes(a, b):
+    return a * _ERR.code + b * len(_ERR.args) + a * isinstance(_ERR, _MyError)
+def ex9_global_exception_reraised_and_caught(a, b):
+    try:
+        raise _ERR
+    except _MyError as e:
+        return a * e.code + b * (e.__cause__ is None)
+def ex9_exception_made_before_a_break(a, b):
+    e = _MyError(3)
+    return a * e.code + b
 def ex9_hasattr_false_path(a, b):
     class Box:
         k = 1
