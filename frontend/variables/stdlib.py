@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import inspect
 import itertools
+import math
 import operator
 import random
 import types
@@ -50,7 +51,7 @@ PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, contextlib.ExitStack,
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
-                                     dataclasses.fields, copy.deepcopy, random.Random}
+                                     dataclasses.fields, copy.deepcopy, random.Random, math.prod}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
@@ -507,6 +508,9 @@ class LibraryCallsMixin:
         value = value if value is not None else ConstantVariable(None)
         return DictVariable({constant_key(k): value for k in iterate(tx, keys).unpack_var_sequence(tx)},
                             cls=self.value.__self__)
+
+    def call_prod(self, tx, iterable, start=None):  # math.prod: a chain of multiplies (sizes': symbolic ones)
+        return self.call_reduce(tx, type(self)(operator.mul), iterable, *([start] if start is not None else []))
 
     def call_reduce(self, tx, fn, iterable, *initial):
         items = iterate(tx, iterable).stream()

@@ -396,6 +396,20 @@ def dy9_new_zeros_twice_size(a, b):
     return torch.cat([a, b]) + a.new_zeros(a.shape[0] * 2)
 def dy9_linspace_steps_of_size(a, b):
     return torch.linspace(0, 1, a.shape[0]) * a + b
+def dy9_setitem_at_size_minus_one(a, b):
+    x = a.clone()
+    x[a.shape[0] - 1] = 0.0
+    return x + b
+def dy9_size_as_dict_key(a, b):
+    d = {a.shape[0]: 1, "k": 2}
+    return a * sum(d.values()) + b
+def dy9_dict_lookup_by_size(a, b):
+    scale = {3: 2.0, 5: 3.0, 8: 4.0}
+    return a * scale[a.shape[0]] + b
+def dy9_math_prod_of_shape(a, b):
+    return a * math.prod(a.shape) + b
+def dy9_math_prod_of_stacked_shape(a, b):
+    return a * math.prod(torch.stack([a, b]).shape) - b
 def dy9_unbind_first_two(a, b):
     x, y = torch.stack([a, b]).unbind(0)
     return x * y
