@@ -410,6 +410,21 @@ def dy9_math_prod_of_shape(a, b):
     return a * math.prod(a.shape) + b
 def dy9_math_prod_of_stacked_shape(a, b):
     return a * math.prod(torch.stack([a, b]).shape) - b
+def dy9_math_ceil_of_size_ratio(a, b):
+    return a * math.ceil(a.shape[0] / 2) + b
+def dy9_round_of_size_ratio(a, b):
+    return a * round(a.shape[0] / 2) + b
+def dy9_str_of_size(a, b):
+    return a * len(str(a.shape[0])) + b
+def dy9_star_unpack_of_tensor(a, b):
+    first, *rest = a
+    return first * b + len(rest)
+def dy9_setitem_first_half(a, b):
+    x = a.clone()
+    x[: a.shape[0] // 2] = b[: a.shape[0] // 2]
+    return x
+def dy9_bool_of_size(a, b):
+    return a * bool(a.shape[0]) + b
 def dy9_unbind_first_two(a, b):
     x, y = torch.stack([a, b]).unbind(0)
     return x * y
