@@ -31,7 +31,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
-from .exceptions import ExceptionVariable, ObservedException, raise_observed
+from .exceptions import ObservedException, as_exception, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
 from .counters import CounterVariable
@@ -193,9 +193,8 @@ class GeneratorVariable(ListIteratorVariable):
     def call_method(self, tx, name, args, kwargs):
         if name == "close" and not args:
             return self._close(tx)
-        if name == "throw" and len(args) == 1 and self.generator.suspended and isinstance(args[0].realize(),
-                                                                                          ExceptionVariable):
-            value = self.generator.throw(args[0].realize())  # (an exception it does not catch goes on to the caller)
+        if name == "throw" and len(args) == 1 and self.generator.suspended:  # (an exception instance or class)
+            value = self.generator.throw(as_exception(args[0]))  # (an exception it does not catch goes on to the caller)
             if not self.generator.suspended:
                 raise_observed(StopIteration, [], "a generator's StopIteration after throw()")
             return value

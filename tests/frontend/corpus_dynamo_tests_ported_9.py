@@ -252,6 +252,23 @@ def gn9_itertools_islice(a, b):
 def gn9_sorted_of_generator(a, b):
     s = sorted(_count_up(4), reverse=True)
     return a * s[0] + b * s[-1]
+def gn9_throw_class_caught_in_generator(a, b):
+    def g():
+        try:
+            yield 1
+        except ValueError:
+            yield 5
+    it = g()
+    next(it)
+    return a * it.throw(ValueError) + b
+def gn9_throw_not_caught_by_generator(a, b):
+    it = _count_up(3)
+    next(it)
+    try:
+        it.throw(KeyError)
+    except KeyError:
+        return a * 3 + b
+    return a
 def gn9_generator_with_local_state(a, b):
     def acc(xs):
         total = 0
