@@ -1,10 +1,12 @@
 """The ninth batch of Dynamo-style programs goes on: test/dynamo/test_functions.py (builtins and functools over
 tensors and Python values, keyword and star arguments, nested functions, operator module), test_misc.py and
 test_repros.py (small shapes of code users hit: in-place ops on views, tensor attributes and methods, numel and
-dim checks, module calls), DYNAMIC_SRC (test_dynamic_shapes: test_misc's and test_functions' kind of program run
-with dynamic=True on inputs whose length changes between calls) and RECOMPILE_SRC (test_recompiles.py: guards on
-Python values that change between calls). The calls are in test_dynamo_tests_ported_9.py. Our own programs; the
-names given to exec are `torch`, `nn`, `F` and `dynamo`.
+dim checks, module calls), test_model_output.py (dataclasses and namedtuples made, read, replaced), more of
+test_generator.py and test_exceptions.py (close() and finally, generators raising into loops), DYNAMIC_SRC
+(test_dynamic_shapes: test_misc's and test_functions' kind of program run with dynamic=True on inputs whose length
+changes between calls) and RECOMPILE_SRC (test_recompiles.py: guards on Python values that change between calls).
+The calls are in test_dynamo_tests_ported_9.py. Our own programs; the names given to exec are `torch`, `nn`, `F`
+and `dynamo`.
 """
 
 PORTED_SRC = r'''
