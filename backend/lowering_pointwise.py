@@ -28,9 +28,7 @@ def op(name, *args, dtype=None):
 def cast(value, dtype):
     if value.dtype is dtype:
         return value
-    if isinstance(value, L.Constant):
-        return constant(value.value, dtype)
-    return L.Op("to_dtype", (value,), dtype)
+    return constant(value.value, dtype) if isinstance(value, L.Constant) else L.Op("to_dtype", (value,), dtype)
 
 
 def constant(value, dtype):

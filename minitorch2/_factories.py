@@ -212,6 +212,7 @@ def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
+    steps = int(steps)  # (an `int steps` in torch's schema, not a SymInt: a size symbol given here specializes)
     return _finish(aten.linspace.default(start, end, steps, **options), requires_grad)
 
 
@@ -229,9 +230,7 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, layout=Non
 # ---------------------------------------------------------------- random factories
 def _with_generator(op, generator_op, generator, *args, **options):
     """PyTorch's Python bindings pick the `.generator` overload only when a generator is passed."""
-    if generator is None:
-        return op(*args, **options)
-    return generator_op(*args, generator=generator, **options)
+    return op(*args, **options) if generator is None else generator_op(*args, generator=generator, **options)
 
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)

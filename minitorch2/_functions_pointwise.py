@@ -28,9 +28,7 @@ def add(input, other, *, alpha=1):
 
 @out_variant(CAST)
 def sub(input, other, *, alpha=1):
-    if not _t(input):
-        return aten.rsub.Scalar(other, input, alpha)
-    return aten.sub.Tensor(input, other, alpha=alpha)
+    return aten.rsub.Scalar(other, input, alpha) if not _t(input) else aten.sub.Tensor(input, other, alpha=alpha)
 
 
 subtract = alias_of(sub, "subtract")
@@ -146,9 +144,7 @@ def _where_scalar(value, dtype, like):
 
 
 def masked_fill(input, mask, value):
-    if _t(value):
-        return aten.masked_fill.Tensor(input, mask, value)
-    return aten.masked_fill.Scalar(input, mask, value)
+    return aten.masked_fill.Tensor(input, mask, value) if _t(value) else aten.masked_fill.Scalar(input, mask, value)
 
 
 # ---------------------------------------------------------------- comparisons

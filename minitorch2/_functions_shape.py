@@ -85,9 +85,7 @@ def unflatten(input, dim, sizes):
 def squeeze(input, dim=None):
     if dim is None:
         return aten.squeeze.default(input)
-    if isinstance(dim, (list, tuple)):
-        return aten.squeeze.dims(input, list(dim))
-    return aten.squeeze.dim(input, dim)
+    return aten.squeeze.dims(input, list(dim)) if isinstance(dim, (list, tuple)) else aten.squeeze.dim(input, dim)
 
 
 unsqueeze = _function_of(aten.unsqueeze.default)
@@ -185,9 +183,7 @@ def gather(input, dim, index, *, sparse_grad=False):
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     if src is None:
         src = value
-    if _t(src):
-        return aten.scatter.src(input, dim, index, src)
-    return aten.scatter.value(input, dim, index, src)
+    return aten.scatter.src(input, dim, index, src) if _t(src) else aten.scatter.value(input, dim, index, src)
 
 
 scatter_add = _function_of(aten.scatter_add.default, EXACT)

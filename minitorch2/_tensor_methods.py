@@ -15,7 +15,7 @@ from . import _numpy_names
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
-from ._aten.composite_sizes import check_select_index, covers_whole_dim
+from ._aten.composite_sizes import check_select_index, covers_whole_dim, is_symbolic
 from ._aten.nn_ops import is_channels_last
 from ._tensor import Tensor, contiguous_format
 
@@ -202,8 +202,9 @@ def _apply_basic(self, index, keep_slices=False):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
-            check_select_index(result.shape[dim], int(item))
-            result = aten.select.int(result, dim, int(item))
+            item = item if is_symbolic(item) else int(item)  # (a size symbol stays one: x[x.shape[0] - 1])
+            check_select_index(result.shape[dim], item)
+            result = aten.select.int(result, dim, item)
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:

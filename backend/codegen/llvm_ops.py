@@ -121,9 +121,7 @@ def neg(b, x):
 def absolute(b, x):
     if x.dtype.is_floating_point:
         return b.intrinsic("fabs", x.dtype, [x], hint="abs")
-    if is_unsigned(x.dtype):
-        return x
-    return b.intrinsic("abs", x.dtype, [x, Value("false", dt.bool_)], hint="abs")
+    return x if is_unsigned(x.dtype) else b.intrinsic("abs", x.dtype, [x, Value("false", dt.bool_)], hint="abs")
 
 
 def rounding(intrinsic_name):
@@ -158,9 +156,7 @@ def sign(b, x):
 def relu(b, x):
     if x.dtype.is_floating_point:
         return b.select(b.fcmp("olt", x, const(0.0, x.dtype)), const(0.0, x.dtype), x, hint="relu")
-    if is_unsigned(x.dtype):
-        return x
-    return b.intrinsic("smax", x.dtype, [x, const(0, x.dtype)], hint="relu")
+    return x if is_unsigned(x.dtype) else b.intrinsic("smax", x.dtype, [x, const(0, x.dtype)], hint="relu")
 
 
 def logical_not(b, x):

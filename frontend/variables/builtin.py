@@ -88,6 +88,11 @@ def binary_op(tx, fn, a, b):
             a.items.extend(b.items)
             return a
         return type(a)(a.items + b.items)
+    if fn in (operator.eq, operator.ne) and all(isinstance(v, TupleVariable) for v in (a, b)) and all(
+            map(_is_const, a.items + b.items)):  # `x.shape == y.shape` of sizes: item by item, each guarded
+        same = len(a.items) == len(b.items) and all(binary_op(tx, operator.eq, x, y).truth(tx)
+                                                    for x, y in zip(a.items, b.items))
+        return ConstantVariable(same == (fn is operator.eq))
     if isinstance(a, BaseListVariable) and _is_const(b) and fn is operator.mul:
         return type(a)(a.items * b.as_python_constant())
     if _is_const(a) and _is_const(b):

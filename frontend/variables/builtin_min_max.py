@@ -30,7 +30,9 @@ class MinMaxCallsMixin:
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
-        if not kwargs.get("key", ConstantVariable(None)).realize().is_python_constant():  # a key function: sorted's
+        if kwargs and not all(builtin._is_const(v) for v in items):  # (Dynamo's handler takes no key= nor default=)
+            raise Unsupported(f"{fn.__name__}() with a keyword over non-constant items", "unsupported_call")
+        if not kwargs.get("key", ConstantVariable(None)).realize().is_python_constant():  # a lambda: sorted's inlining
             return self.call_sorted(tx, ListVariable(items), kwargs["key"], ConstantVariable(fn is max)).items[0]
         if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
             return ndarray_min_max(tx, fn, items)

@@ -15,11 +15,14 @@ from .constant import ConstantVariable
 from .exceptions import raise_observed
 from .tensor_membership import identity_key, key_var
 from .lists import TupleVariable, iterate
+from .sym_node import SymNodeVariable
 
 
 def constant_key(var, identity=False):  # (with `identity`, a dict's: a tensor is keyed by its identity)
     var = var.realize()
-    return var.as_python_constant() if var.is_python_constant() else identity_key(var, identity)
+    if var.is_python_constant() or isinstance(var, SymNodeVariable):  # (a size symbol is specialized, as Dynamo's)
+        return var.as_python_constant()
+    return identity_key(var, identity)
 
 
 class DictVariable(VariableTracker):

@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import inspect
 import itertools
+import math
 import operator
 import random
 import types
@@ -30,7 +31,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
-from .exceptions import ExceptionVariable, ObservedException, raise_observed
+from .exceptions import ObservedException, as_exception, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
 from .counters import CounterVariable
@@ -50,7 +51,7 @@ PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, contextlib.ExitStack,
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
-                                     dataclasses.fields, copy.deepcopy, random.Random}
+                                     dataclasses.fields, copy.deepcopy, random.Random, math.prod}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
@@ -192,9 +193,8 @@ class GeneratorVariable(ListIteratorVariable):
     def call_method(self, tx, name, args, kwargs):
         if name == "close" and not args:
             return self._close(tx)
-        if name == "throw" and len(args) == 1 and self.generator.suspended and isinstance(args[0].realize(),
-                                                                                          ExceptionVariable):
-            value = self.generator.throw(args[0].realize())  # (an exception it does not catch goes on to the caller)
+        if name == "throw" and len(args) == 1 and self.generator.suspended:  # (an exception instance or class)
+            value = self.generator.throw(as_exception(args[0]))  # (an exception it does not catch goes on to the caller)
             if not self.generator.suspended:
                 raise_observed(StopIteration, [], "a generator's StopIteration after throw()")
             return value
@@ -507,6 +507,9 @@ class LibraryCallsMixin:
         value = value if value is not None else ConstantVariable(None)
         return DictVariable({constant_key(k): value for k in iterate(tx, keys).unpack_var_sequence(tx)},
                             cls=self.value.__self__)
+
+    def call_prod(self, tx, iterable, start=None):  # math.prod: a chain of multiplies (sizes': symbolic ones)
+        return self.call_reduce(tx, type(self)(operator.mul), iterable, *([start] if start is not None else []))
 
     def call_reduce(self, tx, fn, iterable, *initial):
         items = iterate(tx, iterable).stream()

@@ -25,7 +25,8 @@ from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 def is_plain_object(value):
     """An instance whose attributes live in its __dict__ and are read by object's own lookup, of a user's class."""
     cls = type(value)
-    plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
+    plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ in (object.__getattribute__,
+                                                                            BaseException.__getattribute__)
     # (nn.utils' objects too: weight_norm's hook and the pruning methods, whose __call__ a compiled module's call
     # inlines; a metaclass that leaves calls alone, as ABCMeta, changes nothing here)
     return (type(cls).__call__ is type.__call__ and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
@@ -47,6 +48,8 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
+        if getattr(class_attr, "__objclass__", None) is BaseException and name in ("args", "__cause__", "__context__"):
+            return tx.output.wrap(getattr(self.value, name), attr_source(self.source, name))  # (read from outside)
         return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):
