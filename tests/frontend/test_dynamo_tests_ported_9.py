@@ -43,13 +43,6 @@ DYNAMIC_LENGTHS = (3, 5, 3, 8)
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "ex9_custom_exception_attribute": "a break inside a try block (the exception class's super().__init__, inlined "
-                                      "from a helper the try calls) makes the frame run eagerly, as Dynamo's; its "
-                                      "callee _raise_my(3) then has no tensor in its frame, which Dynamo's "
-                                      "has_tensor_in_frame leaves uncompiled (no break counted), ours compiles and "
-                                      "counts its break: ours (0, 0, 1), Dynamo (0, 0, 0). Branch s30-known routes "
-                                      "such callees through tensorless_frames.call_frame and makes this pass: drop "
-                                      "the entry when it merges",
     "dy9_math_ceil_of_size_ratio": "math.ceil of a size's true division: Dynamo keeps it symbolic (a math_ceil node "
                                    "of the SymFloat, one graph for every length); ours has no ceil/floor/round of a "
                                    "SymFloat and specializes the size: ours (3, 6, 0), Dynamo (1, 4, 0)",
