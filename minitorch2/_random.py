@@ -251,7 +251,10 @@ def _numel(shape):
 
 
 def _float_kind(np_dtype):
+    """The dtype that samples are computed in: float16 and bfloat16 ones in float32, rounded at the end."""
     np_dtype = np.dtype(np_dtype)
+    if np_dtype.itemsize == 2 and np_dtype.name in ("float16", "bfloat16"):
+        return np.dtype(f32)
     if np_dtype not in (np.dtype(f32), np.dtype(f64)):
         raise TypeError(f"minitorch2 random: unsupported floating dtype {np_dtype}")
     return np_dtype
@@ -344,26 +347,34 @@ class Generator:
 
     def uniform(self, shape, np_dtype, low=0.0, high=1.0):
         """Tensor.uniform_(low, high): x * (high - low) + low as one fma."""
-        np_dtype, n = _float_kind(np_dtype), _numel(shape)
+        half, (np_dtype, n) = np.dtype(np_dtype), (_float_kind(np_dtype), _numel(shape))
         if np_dtype == f32:
             low, high = f32(low), f32(high)
             x = self._uniform_f32(n)
             out = x if (low, high) == (0, 1) else _fma_f32(x, high - low, low)
         else:
             out = _scale_shift_f64(self._uniform_f64(n), float(high) - float(low), float(low))
+        if half != np_dtype:  # a float32 sample that rounds up to `high` becomes `low`, as ATen's kernel keeps [low, high)
+            out = out.astype(half)
+            out[out == out.dtype.type(high)] = low
         return out.reshape(shape)
 
     def normal(self, shape, np_dtype, mean=0.0, std=1.0):
         """Tensor.normal_(mean, std). 16 or more elements: fill with uniforms, then
         Box-Muller in blocks of 16; a ragged tail redraws and redoes the last 16.
         Fewer: one double-precision Box-Muller pair per two samples, the spare
-        cached in the generator (it survives other calls until the next seed)."""
-        np_dtype, n = _float_kind(np_dtype), _numel(shape)
+        cached in the generator (it survives other calls until the next seed).
+        float16 / bfloat16: float32 samples, rounded."""
+        half, (np_dtype, n) = np.dtype(np_dtype), (_float_kind(np_dtype), _numel(shape))
         if n < 16:
-            return self._normal_scalar(n, float(mean), float(std)).astype(np_dtype).reshape(shape)
+            return self._normal_scalar(n, float(mean), float(std)).astype(half).reshape(shape)
         ragged = n % 16 != 0
         if np_dtype == f32:
-            u = self._uniform_f32(n + 16 * ragged)
+            if half == np_dtype:
+                u = self._uniform_f32(n + 16 * ragged)
+            else:  # 16-bit floats draw no uniforms for the ragged tail's first pass
+                u = self._uniform_f32(n - n % 16 + 16 * ragged)
+                u = np.concatenate([u[:n - n % 16], np.zeros(n % 16, f32), u[n - n % 16:]])
             fill, mean, std = _box_muller_16_f32, f32(mean), f32(std)
         else:
             u = self._uniform_f64(n + 16 * ragged)
@@ -375,7 +386,7 @@ class Generator:
             out[start:stop] = fill(u[start:stop], mean, std)
         if ragged:
             out[n - 16:] = fill(u[n:], mean, std)
-        return out.reshape(shape)
+        return out.astype(half, copy=False).reshape(shape)
 
     def _normal_scalar(self, n, mean, std):
         """at::normal_distribution<double>, one sample at a time."""
