@@ -8,7 +8,7 @@ torch's, log_softmax's log(1 + e**-6) 0.00293 for 0.00248, tanh's gradient 10 st
 """
 from .. import _dtype
 from .._ops import ops
-from .._tensor import Tensor
+from .._tensor import Tensor, contiguous_format
 
 IN_FLOAT32_FOR_HALF = frozenset({
     "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data",
@@ -24,20 +24,31 @@ IN_FLOAT32_FOR_HALF = frozenset({
 })
 
 
+# The arguments that torch's decomposition converts, where not all: layer norm converts its input only (weight and
+# bias promote in its products), its backward the gradient, input, weight and bias, not the saved mean and rstd,
+# each by `.to(float32, memory_format=torch.contiguous_format)`: a convert and a contiguous clone.
+CONVERTED_ARGUMENTS = {"native_layer_norm": (0,), "native_layer_norm_backward": (0, 1, 5, 6)}
+COPIED_CONTIGUOUS = frozenset({"native_layer_norm_backward"})
+
+
 def for_half(name, decomposition):
     """The decomposition of the op `name` as the op table keeps it: in float32 for float16 if torch's is."""
-    return in_float32_for_half(decomposition) if name in IN_FLOAT32_FOR_HALF and decomposition else decomposition
+    if name in IN_FLOAT32_FOR_HALF and decomposition:
+        return in_float32_for_half(decomposition, CONVERTED_ARGUMENTS.get(name), name in COPIED_CONTIGUOUS)
+    return decomposition
 
 
-def in_float32_for_half(decomposition):
-    """`decomposition` on float32 copies of its half (float16 or bfloat16) tensor arguments, its float results
-    rounded back, when one half is the only floating dtype among its tensor arguments (then it is the result's)."""
+def in_float32_for_half(decomposition, converted=None, contiguous=False):
+    """`decomposition` on float32 copies of its half (float16 or bfloat16) tensor arguments (those at the positions
+    `converted`, where given; each then cloned contiguous if `contiguous`), its float results rounded back, when one
+    half is the only floating dtype among its tensor arguments (then it is the result's)."""
     def decompose(*args, **kwargs):
         floating = {a.dtype for a in args if isinstance(a, Tensor) and a.dtype.is_floating_point}
         half = floating.pop() if len(floating) == 1 else None
         if half not in _dtype.HALVES:
             return decomposition(*args, **kwargs)
-        results = decomposition(*(_converted(a, half, _dtype.float32) for a in args), **kwargs)
+        results = decomposition(*(_converted(a, half, _dtype.float32, contiguous)
+                                  if converted is None or i in converted else a for i, a in enumerate(args)), **kwargs)
         if isinstance(results, tuple):
             return tuple(_converted(r, _dtype.float32, half) for r in results)
         return _converted(results, _dtype.float32, half)
@@ -45,7 +56,8 @@ def in_float32_for_half(decomposition):
     return decompose
 
 
-def _converted(value, source, target):
+def _converted(value, source, target, contiguous=False):
     if isinstance(value, Tensor) and value.dtype is source:
-        return ops.prims.convert_element_type.default(value, target)
+        value = ops.prims.convert_element_type.default(value, target)
+        return ops.aten.clone.default(value, memory_format=contiguous_format) if contiguous else value
     return value
