@@ -7,7 +7,8 @@ TypeError; ATen samples those in float32 and rounds, with its own word counts (c
 bf16_compiled_layer_norm_training.py: the book's training-speed script compiles a bfloat16 GPT with the default
 backend; inductor's layer norm decompositions converted weight, bias and the saved mean / rstd to float32 as well
 (torch's convert the input alone forward, and gradient, input, weight by `.to(memory_format=...)`, a convert and a
-clone, backward), so the joint graph differed op by op. (About 90 s: inductor compiles in the torch run.)
+clone, backward), and its embedding's backward accumulated a bfloat16 gradient in bfloat16 (torch's in float32),
+so the joint graph differed op by op. (About 90 s: inductor compiles in the torch run.)
 bf16_attention_dropout_gpt.py: scaled_dot_product_attention with dropout takes ATen's math path, which keeps half
 q, k, v in float32 and rounds the result once; ours computed in bfloat16 (losses and graphs differed)."""
 import numpy as np
