@@ -21,6 +21,7 @@ IN_FLOAT32_FOR_HALF = frozenset({
     # (the batch norms, in their computation dtype: decompositions_batch_norm.py)
     "_native_batch_norm_legit", "_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training",
     "native_batch_norm_backward", "native_group_norm_backward",
+    "embedding_dense_backward",  # (its gradient accumulated in float32: a bfloat16 GPT's token embedding)
 })
 
 

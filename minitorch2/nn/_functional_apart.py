@@ -71,7 +71,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
     """ATen's math path: q and k each scaled by the square root of the scale (negative: q by its negation),
-    the causal mask made additive, grouped key/value heads repeated, matmul, _safe_softmax, dropout, matmul."""
+    the causal mask made additive, grouped key/value heads repeated, matmul, _safe_softmax, dropout, matmul;
+    float16 / bfloat16 q, k, v in float32, the result rounded back."""
+    half = query.dtype
+    query, key, value = (t.to(_dtype.float32) if t.dtype in _dtype.HALVES else t for t in (query, key, value))
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     root = math.sqrt(abs(scale))
     query = aten.mul.Scalar(query, -root if scale < 0 else root)
@@ -88,7 +91,7 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
     weights = aten._safe_softmax.default(scores, -1)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, True)
-    return _functions.matmul(weights, value)
+    return _functions.matmul(weights, value).to(half)
 
 
 def _additive_mask(mask, query):
