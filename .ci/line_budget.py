@@ -47,7 +47,8 @@ OUTSIDE_THE_LESSON = {
         # a torch.optim optimizer read by a compiled frame: zero_grad's break, state read through sources, init outside
         "frontend/variables/optimizer.py", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
-        "minitorch2/cuda.py", "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
+        "minitorch2/cuda.py", "minitorch2/xpu.py", "minitorch2/mps.py", "minitorch2/cpu.py", "minitorch2/amp/cpu_amp.py",
+        "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
         "minitorch2/random.py",
         "minitorch2/version.py",
         # repr(tensor) in torch's print format; torch.testing.assert_close; the new_* Tensor methods, uniform_, random_
