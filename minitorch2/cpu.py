@@ -99,6 +99,6 @@ def get_capabilities():
     return types.MappingProxyType({"architecture": platform.machine(), "num_logical_cores": cores})
 
 
-from .amp import cpu_amp as amp  # noqa: E402  (torch.cpu.amp: its deprecated spellings of autocast and GradScaler)
+from .amp import cpu_amp as amp  # noqa: E402,F401  (torch.cpu.amp: its deprecated spellings of autocast and GradScaler)
 
 __path__ = []  # torch.cpu.amp is a submodule: `import torch.cpu.amp` needs a package here to reach the alias table
