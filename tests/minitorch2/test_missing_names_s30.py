@@ -1,0 +1,163 @@
+"""Issue 20's names, compared with torch: the device modules scripts probe first (torch.xpu, torch.mps, torch.cpu)
+and the torch functions and Tensor methods of minitorch2/_functions_missing.py (values, gradients, dtypes, errors)."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch2 as mt
+
+
+def outcome(module, call):
+    """What `call(module)` returns, or the class and message of what it raises."""
+    try:
+        result = call(module)
+    except Exception as error:  # noqa: BLE001  (the error itself is what we compare)
+        return type(error).__name__, str(error)
+    return result if isinstance(result, (bool, int, str, type(None), list)) else type(result).__name__
+
+
+@pytest.mark.parametrize("name", ["xpu", "mps", "cpu"])
+@pytest.mark.parametrize("call", [
+    "is_available()", "device_count()", "manual_seed(1)", "manual_seed_all(1)", "seed()", "empty_cache()",
+    "synchronize()", "current_device()", "is_initialized()", "get_rng_state()", "get_device_name()",
+    "memory_allocated()", "set_device(0)", "current_allocated_memory()", "recommended_max_memory()",
+    "get_arch_list()", "is_bf16_supported()", "init()", "initial_seed()", "current_stream()"])
+def test_device_modules_answer_as_torch(name, call):
+    mine, theirs = getattr(mt, name), getattr(torch, name)
+    attr = call.split("(")[0]
+    assert hasattr(mine, attr) == hasattr(theirs, attr)
+    if hasattr(theirs, attr):
+        assert outcome(mine, lambda m: eval("m." + call)) == outcome(theirs, lambda m: eval("m." + call))
+
+
+def test_accelerator_agrees_with_the_device_modules():
+    assert mt.accelerator.is_available() is torch.accelerator.is_available() is False
+    assert mt.xpu.device_count() + mt.mps.device_count() + mt.cuda.device_count() == mt.accelerator.device_count()
+
+
+def test_cpu_streams_and_deprecated_amp():
+    s = mt.cpu.Stream()
+    with mt.cpu.stream(s):
+        assert mt.cpu.current_stream() is s
+    assert mt.cpu.current_stream() is not s and mt.cpu.Event().query()
+    x, w = mt.randn(4, 4), mt.randn(4, 4)
+    with pytest.warns(FutureWarning, match=r"torch.cpu.amp.autocast\(args...\)` is deprecated"):
+        with mt.cpu.amp.autocast():
+            y = mt.mm(x, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.cpu.amp.autocast():
+            ty = torch.mm(torch.tensor(x.numpy()), torch.tensor(w.numpy()))
+    assert str(y.dtype) == str(ty.dtype) == "torch.bfloat16"
+    np.testing.assert_allclose(y.float().numpy(), ty.float().numpy())
+    with pytest.warns(FutureWarning, match="GradScaler"):
+        assert mt.cpu.amp.GradScaler().is_enabled() == torch.cpu.amp.GradScaler().is_enabled()
+
+
+def pair(*shape, dtype=np.float32, grad=True, seed=0):
+    a = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return mt.tensor(a, requires_grad=grad), torch.tensor(a, requires_grad=grad)
+
+
+def close(mine, theirs, **kw):
+    assert str(mine.dtype) == str(theirs.dtype) and tuple(mine.shape) == tuple(theirs.shape)
+    np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-5, atol=1e-6, **kw)
+
+
+def test_addbmm_values_gradients_and_in_place_forms():
+    (i, ti), (b1, tb1), (b2, tb2) = pair(3, 5), pair(4, 3, 2, seed=1), pair(4, 2, 5, seed=2)
+    out, tout = mt.addbmm(i, b1, b2, beta=0.5, alpha=2.0), torch.addbmm(ti, tb1, tb2, beta=0.5, alpha=2.0)
+    close(out, tout)
+    out.sum().backward(), tout.sum().backward()
+    for m, t in ((i, ti), (b1, tb1), (b2, tb2)):
+        close(m.grad, t.grad)
+    (x, tx), = [pair(3, 5, grad=False)]
+    close(x.addbmm_(b1.detach(), b2.detach()), tx.addbmm_(tb1.detach(), tb2.detach()))
+    (y, ty), (c1, tc1), (c2, tc2) = pair(4, 3, 5, grad=False), pair(4, 3, 2, grad=False), pair(4, 2, 5, grad=False)
+    close(y.baddbmm_(c1, c2, alpha=3), ty.baddbmm_(tc1, tc2, alpha=3))
+    close(mt.masked_scatter(y, y > 0, mt.zeros(60)), torch.masked_scatter(ty, ty > 0, torch.zeros(60)))
+
+
+def test_frexp_values_dtypes_gradient_and_refusal():
+    data = np.array([0.0, np.inf, -3.5, np.nan, 1e-30, 7.0], dtype=np.float32)
+    x, tx = mt.tensor(data, requires_grad=True), torch.tensor(data, requires_grad=True)
+    m, e = mt.frexp(x)
+    tm, te = torch.frexp(tx)
+    close(m, tm), close(e, te)
+    assert type(x.frexp()).__name__ == "frexp" and "mantissa=" in repr(x.frexp())
+    m[[2, 4, 5]].sum().backward(), tm[[2, 4, 5]].sum().backward()
+    close(x.grad, tx.grad)
+    with pytest.raises(RuntimeError, match="only supports floating-point"):
+        mt.frexp(mt.tensor([1, 2]))
+    with pytest.raises(RuntimeError, match="only supports floating-point"):
+        torch.frexp(torch.tensor([1, 2]))
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce(reduce, include_self):
+    (x, tx), (src, tsrc) = pair(5, 3), pair(4, 3, seed=3)
+    index = np.array([0, 4, 0, 2])
+    out = mt.index_reduce(x, 0, mt.tensor(index), src, reduce, include_self=include_self)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's "index_reduce() is in beta" notice
+        tout = torch.index_reduce(tx, 0, torch.tensor(index), tsrc, reduce, include_self=include_self)
+    close(out, tout)
+    if reduce != "prod" or include_self:
+        out.sum().backward(), tout.sum().backward()
+        close(x.grad, tx.grad), close(src.grad, tsrc.grad)
+    y, ty = x.detach().clone(), tx.detach().clone()
+    close(y.index_reduce_(1, mt.tensor([2, 2, 0]), mt.ones(5, 3), reduce),
+          ty.index_reduce_(1, torch.tensor([2, 2, 0]), torch.ones(5, 3), reduce))
+
+
+def test_small_functions():
+    x, tx = pair(3, 4)
+    for size, fill in ((2, -1), (6, 7)):
+        close(mt.nonzero_static(x > 0, size=size, fill_value=fill), torch.nonzero_static(tx > 0, size=size,
+                                                                                          fill_value=fill))
+    assert mt.empty_permuted((2, 3, 4), (0, 2, 1)).stride() == torch.empty_permuted((2, 3, 4), (0, 2, 1)).stride()
+    close(mt.constant_pad_nd(x, [1, 2], 0.5), torch.constant_pad_nd(tx, [1, 2], 0.5))
+    for args in ((5,), (5, False), (1,), (0,), (8, True, 4.0), (7, False, 2.5)):
+        close(mt.kaiser_window(*args), torch.kaiser_window(*args))
+    close(mt.kaiser_window(6, dtype=mt.float64), torch.kaiser_window(6, dtype=torch.float64))
+    w, tw = pair(4)
+    b, tb = pair(4, seed=5)
+    for m, t in zip(mt.native_layer_norm(x, [4], w, b, 1e-5), torch.native_layer_norm(tx, [4], tw, tb, 1e-5)):
+        close(m, t)
+    for m, t in zip(mt.native_batch_norm(x.T, None, None, None, None, True, 0.1, 1e-5),
+                    torch.native_batch_norm(tx.T, None, None, None, None, True, 0.1, 1e-5)):
+        close(m, t)
+    for m, t in zip(mt.native_dropout(x, 0.5, False), torch.native_dropout(tx, 0.5, False)):
+        close(m, t)
+    assert mt.newaxis is torch.newaxis is None
+    assert (x.output_nr, x.name, x.is_neg(), mt.is_neg(x)) == (tx.output_nr, tx.name, tx.is_neg(), torch.is_neg(tx))
+    assert x.split(2, 1)[1].output_nr == tx.split(2, 1)[1].output_nr == 1
+    assert mt.resolve_neg(x) is x and x.const_data_ptr() == x.data_ptr()
+
+
+@pytest.mark.parametrize("name,args", [
+    ("view_copy", ((4, 3),)), ("t_copy", ()), ("transpose_copy", (0, 1)), ("permute_copy", ((1, 0),)),
+    ("expand_copy", ((2, 3, 4),)), ("select_copy", (1, 2)), ("slice_copy", (1, 1, 3)), ("squeeze_copy", ()),
+    ("unsqueeze_copy", (1,)), ("detach_copy", ()), ("alias_copy", ()), ("as_strided_copy", ((2, 2), (1, 2))),
+    ("unfold_copy", (1, 2, 1)), ("split_copy", (2, 1)), ("split_with_sizes_copy", ([1, 3], 1)),
+    ("unbind_copy", (0,))])
+def test_copy_functions(name, args):
+    x, tx = pair(3, 4)
+    out, tout = getattr(mt, name)(x, *args), getattr(torch, name)(tx, *args)
+    outs, touts = (out, tout) if isinstance(out, (list, tuple)) else ([out], [tout])
+    for m, t in zip(outs, touts, strict=True):
+        close(m, t)
+        # torch's detach_copy requires grad with a NotImplemented grad_fn (backward raises); ours is detached
+        assert m.requires_grad == (t.requires_grad and name != "detach_copy") and m.data_ptr() != x.data_ptr()
+    if outs[0].requires_grad:
+        sum(o.sum() * (k + 1) for k, o in enumerate(outs)).backward()
+        sum(o.sum() * (k + 1) for k, o in enumerate(touts)).backward()
+        close(x.grad, tx.grad)
+
+
+def test_view_as_real_copy():
+    z = np.array([1 + 2j, 3 - 1j], dtype=np.complex64)
+    close(mt.view_as_real_copy(mt.tensor(z)), torch.view_as_real_copy(torch.tensor(z)))
