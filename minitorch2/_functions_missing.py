@@ -173,7 +173,15 @@ def tensor_methods():
     def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
         return self.copy_(index_reduce(self, dim, index, source, reduce, include_self=include_self))
 
-    return dict(addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
+    def prelu(self, weight):
+        from .nn import functional  # (local: nn imports this module's package)
+        return functional.prelu(self, weight)
+
+    def hardshrink(self, lambd=0.5):
+        from .nn import functional  # (local: as above)
+        return functional.hardshrink(self, lambd)
+
+    return dict(prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
                 index_reduce=index_reduce, index_reduce_=index_reduce_, resolve_neg=resolve_neg, is_neg=is_neg,
                 output_nr=property(lambda self: self._output_nr), const_data_ptr=lambda self: self.data_ptr(),
                 name=property(lambda self: None))
