@@ -55,8 +55,8 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
 def channel_shuffle(input, groups):
     """(N, g * k, *) -> the channels taken k-major: view as (N, g, k, *), swap g and k, flatten back."""
     if input.dim() <= 2:
-        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"sizes {list(input.shape)}")
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                           f"{list(input.shape)}")
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
     channels = input.shape[1]
@@ -65,7 +65,7 @@ def channel_shuffle(input, groups):
                            f"{groups} groups.")
     n, rest = input.shape[0], list(input.shape[2:])
     grouped = aten.view.default(input.contiguous(), [n, groups, channels // groups, *rest])
-    return aten.reshape.default(aten.transpose.int(grouped, 1, 2).contiguous(), list(input.shape))
+    return aten.transpose.int(grouped, 1, 2).reshape(list(input.shape))
 
 
 native_channel_shuffle = channel_shuffle
@@ -101,7 +101,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
                                                                                   input.shape[-1]):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
-    x = aten.reshape.default(input, [-1, input.shape[-1] if input.dim() else 1])
+    x = input.reshape([-1, input.shape[-1] if input.dim() else 1])
     labels = target.detach().numpy().reshape(x.shape)
     if labels.size and (labels.min() < -1 or labels.max() >= x.shape[1]):
         raise RuntimeError("multilabel_margin_loss: target out of range")
@@ -116,7 +116,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
                                                                     aten.unsqueeze.default(x, 1)), 1), 0)
     loss = aten.div.Scalar(aten.sum.dim_IntList(aten.mul.Tensor(hinge, mask), [1, 2]), x.shape[1])
     if reduction == "none":
-        return aten.reshape.default(loss, list(input.shape[:-1]) if input.dim() else [])
+        return loss.reshape(list(input.shape[:-1]) if input.dim() else [])
     return _reduced(loss, reduction)
 
 
