@@ -160,3 +160,60 @@ def test_uninitialized_parameter_and_buffer():
     b = mt.nn.UninitializedBuffer()
     b.materialize((2, 3))
     assert type(b) is mt.Tensor and tuple(b.shape) == (2, 3) and not b.requires_grad
+
+
+def test_fusions_match_torch():
+    mt.manual_seed(0), torch.manual_seed(0)
+    conv, bn = mt.nn.Conv2d(3, 4, 3), mt.nn.BatchNorm2d(4)
+    tconv, tbn = torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)
+    x, tx = pair(2, 3, 5, 5)
+    bn(conv(x)), tbn(tconv(tx))  # running statistics of one training step
+    for m in (conv, bn, tconv, tbn):
+        m.eval()
+    close(mt.nn.utils.fuse_conv_bn_eval(conv, bn)(x), torch.nn.utils.fuse_conv_bn_eval(tconv, tbn)(tx), atol=1e-5)
+    lin, bn1 = mt.nn.Linear(5, 4), mt.nn.BatchNorm1d(4)
+    tlin, tbn1 = torch.nn.Linear(5, 4), torch.nn.BatchNorm1d(4)
+    (v, tv), = [pair(3, 5, seed=1)]
+    bn1(lin(v)), tbn1(tlin(tv))
+    for m in (lin, bn1, tlin, tbn1):
+        m.eval()
+    close(mt.nn.utils.fuse_linear_bn_eval(lin, bn1)(v), torch.nn.utils.fuse_linear_bn_eval(tlin, tbn1)(tv))
+    args = (bn1.running_mean, bn1.running_var, bn1.eps, bn1.weight, bn1.bias)
+    targs = (tbn1.running_mean, tbn1.running_var, tbn1.eps, tbn1.weight, tbn1.bias)
+    for m, t in zip(mt.nn.utils.fuse_linear_bn_weights(lin.weight, None, *args),
+                    torch.nn.utils.fuse_linear_bn_weights(tlin.weight, None, *targs)):
+        close(m, t)
+        assert type(m).__name__ == type(t).__name__ == "Parameter"
+    for m, t in zip(mt.nn.utils.fuse_conv_bn_weights(conv.weight, conv.bias, *(bn.running_mean, bn.running_var,
+                                                                              bn.eps, bn.weight, bn.bias)),
+                    torch.nn.utils.fuse_conv_bn_weights(tconv.weight, tconv.bias, *(tbn.running_mean,
+                                                                                    tbn.running_var, tbn.eps,
+                                                                                    tbn.weight, tbn.bias))):
+        close(m, t)
+
+
+def test_skip_init_stateless_and_memory_format():
+    mt.manual_seed(0), torch.manual_seed(0)
+    m, tm = mt.nn.utils.skip_init(mt.nn.Linear, 3, 4), torch.nn.utils.skip_init(torch.nn.Linear, 3, 4)
+    assert repr(m) == repr(tm)
+    close(mt.rand(4), torch.rand(4))  # neither drew from the generator
+    for mod, cls in ((mt, mt.nn.Sequential), (torch, torch.nn.Sequential)):
+        with pytest.raises(RuntimeError, match="Module must support a 'device' arg to skip initialization"):
+            mod.nn.utils.skip_init(cls)
+    lin, tlin = mt.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    (w, tw), (x, tx) = pair(2, 3), pair(5, 3, seed=1)
+    with pytest.warns(FutureWarning, match="stateless.functional_call` is deprecated"):
+        out = mt.nn.utils.stateless.functional_call(lin, {"weight": w}, (x,))
+    with pytest.warns(FutureWarning):
+        tout = torch.nn.utils.stateless.functional_call(tlin, {"weight": tw, "bias": torch.tensor(
+            lin.bias.detach().numpy())}, (tx,))
+    close(out, tout)
+    assert lin.weight is not w
+    conv = mt.nn.Sequential(mt.nn.Conv2d(3, 4, 3), mt.nn.Sequential(mt.nn.ConvTranspose2d(4, 2, 2)))
+    tconv = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Sequential(torch.nn.ConvTranspose2d(4, 2, 2)))
+    weight = conv[0].weight
+    mt.nn.utils.convert_conv2d_weight_memory_format(conv, mt.channels_last)
+    torch.nn.utils.convert_conv2d_weight_memory_format(tconv, torch.channels_last)
+    assert conv[0].weight is weight
+    assert (conv[0].weight.stride(), conv[1][0].weight.stride()) == (tconv[0].weight.stride(),
+                                                                    tconv[1][0].weight.stride())
