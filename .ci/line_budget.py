@@ -164,7 +164,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_functions_common.py", "minitorch2/_functions_common_math.py",
         "minitorch2/_functions_foreach.py",
         "minitorch2/_functions_missing.py",  # issue 20's names: addbmm, frexp, index_reduce, the *_copy functions, ...
-        "minitorch2/nn/_functional_missing.py", "minitorch2/nn/modules/layers_missing.py",  # RReLU, SyncBatchNorm, ...  # torch._foreach_*: the per-tensor loop ATen's CPU kernels run
+        "minitorch2/nn/_functional_missing.py", "minitorch2/nn/modules/layers_missing.py",  # RReLU, SyncBatchNorm, ...
+        "minitorch2/nn/grad.py",  # torch.nn.grad: conv{1,2,3}d_input/_weight  # torch._foreach_*: the per-tensor loop ATen's CPU kernels run
         "minitorch2/_functions_shape_more.py", "minitorch2/_functions_nn_level.py", "minitorch2/nn/_functional_rare.py",
         # torch.einsum: ATen's plan (align, then pairwise bmm contractions) over the registry's ops
         "minitorch2/_functions_einsum.py",

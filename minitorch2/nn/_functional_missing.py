@@ -1,5 +1,5 @@
 """nn.functional's names issue 20 found missing: rrelu (and rrelu_, torch.rrelu), channel_shuffle,
-feature_alpha_dropout, multilabel_margin_loss and triplet_margin_with_distance_loss.
+feature_alpha_dropout, multilabel_margin_loss, triplet_margin_with_distance_loss and F.grad (nn/grad.py).
 
 Runtime layer, coverage surface (re-exported by _functional_rare.py, hence by nn/functional.py). Each is composed
 of ops the registry has, so autograd gives torch's gradients: rrelu in training multiplies by its noise (the
@@ -14,13 +14,14 @@ import numpy as np
 from .. import _dtype, _factories, _random
 from .._ops import ops
 from .._tensor import Tensor
+from . import grad  # noqa: F401  (F.grad is torch.nn.grad)
 from ._losses import _reduction
 
 aten = ops.aten
 _ALPHA = 1.7580993408473766  # SELU's scale times its alpha, as alpha dropout uses it
 
 __all__ = ["rrelu", "rrelu_", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout",
-           "feature_alpha_dropout_", "multilabel_margin_loss", "triplet_margin_with_distance_loss"]
+           "feature_alpha_dropout_", "multilabel_margin_loss", "triplet_margin_with_distance_loss", "grad"]
 
 
 def _rrelu_noise(input, lower, upper, generator):

@@ -217,3 +217,18 @@ def test_skip_init_stateless_and_memory_format():
     assert conv[0].weight is weight
     assert (conv[0].weight.stride(), conv[1][0].weight.stride()) == (tconv[0].weight.stride(),
                                                                     tconv[1][0].weight.stride())
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_nn_grad_convolution_gradients(n):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal((2, 4) + (6,) * n).astype(np.float32)
+    w = rng.standard_normal((6, 2) + (3,) * n).astype(np.float32)
+    tout = getattr(torch.nn.functional, f"conv{n}d")(torch.tensor(x), torch.tensor(w), stride=2, padding=1, groups=2)
+    go = rng.standard_normal(tuple(tout.shape)).astype(np.float32)
+    assert mt.nn.functional.grad is mt.nn.grad
+    close(getattr(mt.nn.functional.grad, f"conv{n}d_input")(x.shape, mt.tensor(w), mt.tensor(go), 2, 1, 1, 2),
+          getattr(torch.nn.grad, f"conv{n}d_input")(x.shape, torch.tensor(w), torch.tensor(go), 2, 1, 1, 2))
+    close(getattr(mt.nn.grad, f"conv{n}d_weight")(mt.tensor(x), w.shape, mt.tensor(go), 2, 1, 1, 2),
+          getattr(torch.nn.grad, f"conv{n}d_weight")(torch.tensor(x), w.shape, torch.tensor(go), 2, 1, 1, 2),
+          atol=2e-5)
