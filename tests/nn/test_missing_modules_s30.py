@@ -232,3 +232,34 @@ def test_nn_grad_convolution_gradients(n):
     close(getattr(mt.nn.grad, f"conv{n}d_weight")(mt.tensor(x), w.shape, mt.tensor(go), 2, 1, 1, 2),
           getattr(torch.nn.grad, f"conv{n}d_weight")(torch.tensor(x), w.shape, torch.tensor(go), 2, 1, 1, 2),
           atol=2e-5)
+
+
+@pytest.mark.parametrize("kwargs", [{}, dict(lr=0.05, weight_decay=0.1, maximize=True, d=1.5),
+                                    dict(eps=(1e-30, 1e-3), beta2_decay=-0.5)])
+def test_adafactor_steps_as_torch(kwargs):
+    rng = np.random.default_rng(0)
+    shapes = [(4, 3), (5,), (2, 3, 4)]
+    init = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    params = [mt.tensor(a, requires_grad=True) for a in init]
+    tparams = [torch.tensor(a, requires_grad=True) for a in init]
+    opt, topt = mt.optim.Adafactor(params, **kwargs), torch.optim.Adafactor(tparams, **kwargs)
+    assert repr(opt) == repr(topt)
+    for _ in range(4):
+        for p, tp, s in zip(params, tparams, shapes):
+            g = rng.standard_normal(s).astype(np.float32)
+            p.grad, tp.grad = mt.tensor(g), torch.tensor(g)
+        opt.step(), topt.step()
+    for p, tp in zip(params, tparams):
+        close(p, tp)
+    assert sorted(opt.state[params[0]]) == sorted(topt.state[tparams[0]])
+    close(opt.state[params[2]]["col_var"], topt.state[tparams[2]]["col_var"])
+
+
+@pytest.mark.parametrize("kwargs", [dict(lr=-1.0), dict(beta2_decay=0.5), dict(eps=(-1.0, 1e-3)), dict(d=0.5),
+                                    dict(weight_decay=-0.1)])
+def test_adafactor_refusals(kwargs):
+    with pytest.raises(ValueError) as mine:
+        mt.optim.Adafactor([mt.zeros(2, requires_grad=True)], **kwargs)
+    with pytest.raises(ValueError) as theirs:
+        torch.optim.Adafactor([torch.zeros(2, requires_grad=True)], **kwargs)
+    assert str(mine.value) == str(theirs.value)
