@@ -1,6 +1,6 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
-and dropout, kaiser_window, the *_copy functions, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
+and dropout, kaiser_window, the *_copy functions, stft, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
 dispatcher treat it as they treat its parts: addbmm is one addmm over the batches laid side by side, index_reduce a
@@ -9,6 +9,8 @@ the input divided by 2**exponent (so its gradient is torch's, grad / 2**exponent
 those parts, not torch's single op (aten.addbmm, aten.view_copy, ...). _functions_extra.py re-exports __all__;
 tensor_methods() is installed on Tensor with the others.
 """
+import warnings
+
 import numpy as np
 
 from . import _functions_complex, return_types
@@ -147,6 +149,67 @@ def unbind_copy(input, dim=0):
     return [part.clone() for part in input.unbind(dim)]
 
 
+_warned_once = set()
+
+
+def _warn_once(key, condition, message):
+    """A warning torch gives once per process (TORCH_WARN_ONCE)."""
+    if condition and key not in _warned_once:
+        _warned_once.add(key)
+        warnings.warn(message, stacklevel=3)
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+         normalized=False, onesided=None, return_complex=None):
+    """The short-time Fourier transform as torch.stft frames it: the signal padded by n_fft // 2 on each side
+    (center), cut into frames of n_fft every hop_length samples, each times the window (centred in n_fft), then
+    an FFT over each frame (half of it for a real signal, onesided); (batch,) frequency, frame."""
+    from . import fft  # (local: torch.fft imports the function modules)
+    from .nn import functional  # (local: as above)
+    if return_complex is None and not input.is_complex():
+        raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
+                           "require that return_complex=True in a future PyTorch release.")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    if center:
+        padded = functional.pad(input.view([1] * (3 - input.dim()) + list(input.shape)), [n_fft // 2] * 2, pad_mode)
+        input = padded.view(list(padded.shape[-input.dim():]))
+    _warn_once("window", window is None, "A window was not provided. A rectangular window will be applied,which is "
+               "known to cause spectral leakage. Other windows such as torch.hann_window or torch.hamming_window are "
+               "recommended to reduce spectral leakage.To suppress this warning and use a rectangular window, "
+               "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
+    _warn_once("real", not return_complex, "stft with return_complex=False is deprecated. In a future pytorch "
+               "release, stft will return complex tensors for all inputs, and return_complex=False will raise an "
+               "error.\nNote: you can still call torch.view_as_real on the complex output to recover the old return "
+               "format.")
+    flag = {True: 1, False: 0, None: None}
+    described = (f"stft({input.type()}{list(input.shape)}, n_fft={n_fft}, hop_length={hop_length}, win_length="
+                 f"{win_length}, window={'None' if window is None else f'{window.type()}{{{list(window.shape)}}}'}, "
+                 f"normalized={flag[normalized]}, onesided={flag[onesided]}, return_complex={flag[return_complex]}, "
+                 "align_to_window=None) : ")
+    for wrong, message in ((input.dim() not in (1, 2), "expected a 1D or 2D tensor"),
+                           (not 0 < n_fft <= input.shape[-1],
+                            f"expected 0 < n_fft < {input.shape[-1]}, but got n_fft={n_fft}"),
+                           (hop_length <= 0, f"expected hop_length > 0, but got hop_length={hop_length}"),
+                           (not 0 < win_length <= n_fft,
+                            f"expected 0 < win_length <= n_fft, but got win_length={win_length}")):
+        if wrong:
+            raise RuntimeError(described + message)
+    if window is not None and win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        window = aten.constant_pad_nd.default(window, [left, n_fft - win_length - left], 0)
+    frames = input.unfold(-1, n_fft, hop_length)
+    if window is not None:
+        frames = frames * window
+    onesided = not (input.is_complex() or (window is not None and window.is_complex())) if onesided is None \
+        else onesided
+    spectrum = (fft.rfft if onesided else fft.fft)(frames, norm="ortho" if normalized else "backward")
+    spectrum = spectrum.transpose(-1, -2)
+    if not return_complex:
+        return _functions_complex.view_as_real(spectrum)
+    return spectrum
+
+
 def resolve_neg(input):
     return input  # negative-bit views are never made here, so there is nothing to resolve
 
@@ -159,7 +222,7 @@ __all__ = """newaxis masked_scatter addbmm frexp nonzero_static index_reduce emp
     native_layer_norm native_batch_norm native_dropout kaiser_window view_copy t_copy transpose_copy permute_copy
     expand_copy select_copy squeeze_copy unsqueeze_copy detach_copy alias_copy as_strided_copy unfold_copy
     view_as_real_copy view_as_complex_copy values_copy indices_copy slice_copy split_copy split_with_sizes_copy
-    unbind_copy resolve_neg is_neg""".split()
+    unbind_copy stft resolve_neg is_neg""".split()
 
 
 def tensor_methods():
@@ -181,7 +244,7 @@ def tensor_methods():
         from .nn import functional  # (local: as above)
         return functional.hardshrink(self, lambd)
 
-    return dict(prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
+    return dict(stft=stft, prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
                 index_reduce=index_reduce, index_reduce_=index_reduce_, resolve_neg=resolve_neg, is_neg=is_neg,
                 output_nr=property(lambda self: self._output_nr), const_data_ptr=lambda self: self.data_ptr(),
                 name=property(lambda self: None))

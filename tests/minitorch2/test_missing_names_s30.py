@@ -61,9 +61,9 @@ def pair(*shape, dtype=np.float32, grad=True, seed=0):
     return mt.tensor(a, requires_grad=grad), torch.tensor(a, requires_grad=grad)
 
 
-def close(mine, theirs, **kw):
+def close(mine, theirs, rtol=1e-5, atol=1e-6):
     assert str(mine.dtype) == str(theirs.dtype) and tuple(mine.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=1e-5, atol=1e-6, **kw)
+    np.testing.assert_allclose(mine.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol)
 
 
 def test_addbmm_values_gradients_and_in_place_forms():
@@ -161,3 +161,54 @@ def test_copy_functions(name, args):
 def test_view_as_real_copy():
     z = np.array([1 + 2j, 3 - 1j], dtype=np.complex64)
     close(mt.view_as_real_copy(mt.tensor(z)), torch.view_as_real_copy(torch.tensor(z)))
+
+
+@pytest.mark.parametrize("options", [
+    dict(n_fft=16), dict(n_fft=16, hop_length=5, win_length=10, window="hann", normalized=True),
+    dict(n_fft=16, onesided=False, center=False, window="hann"), dict(n_fft=12, pad_mode="constant", window="hann"),
+    dict(n_fft=16, window="hann", return_complex=False)])
+@pytest.mark.parametrize("batched", [False, True])
+def test_stft_values_and_gradients(options, batched):
+    options = {"return_complex": True, **options}
+    window = options.get("win_length", options["n_fft"])
+    mine, theirs = dict(options), dict(options)
+    if options.get("window") == "hann":
+        mine["window"], theirs["window"] = mt.hann_window(window), torch.hann_window(window)
+    x, tx = pair(2, 60) if batched else pair(60)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = mt.stft(x, **mine)
+    with warnings.catch_warnings(record=True) as tcaught:
+        warnings.simplefilter("always")
+        tout = torch.stft(tx, **theirs)
+    # torch gives both its warnings once per process (TORCH_WARN_ONCE), as minitorch2 does: no more than one each
+    assert len(caught) <= 2 and len({str(w.message) for w in caught}) == len(caught)
+    assert {str(w.message) for w in caught} <= {str(w.message).split(" (Triggered internally")[0] for w in tcaught} | {
+        "A window was not provided. A rectangular window will be applied,which is known to cause spectral leakage. "
+        "Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce spectral "
+        "leakage.To suppress this warning and use a rectangular window, explicitly set `window=torch.ones(n_fft, "
+        "device=<device>)`.", "stft with return_complex=False is deprecated. In a future pytorch release, stft will "
+        "return complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can still "
+        "call torch.view_as_real on the complex output to recover the old return format."}
+    close(out, tout, rtol=1e-4, atol=1e-5)
+    (out.abs() if out.is_complex() else out).sum().backward()
+    (tout.abs() if tout.is_complex() else tout).sum().backward()
+    close(x.grad, tx.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_stft_refusals():
+    x, tx = pair(30, grad=False)
+    calls = (lambda m, t: m.stft(t, 8), lambda m, t: m.stft(t, 64, return_complex=True, center=False),
+             lambda m, t: m.stft(t, 8, hop_length=0, return_complex=True, normalized=True),
+             lambda m, t: m.stft(t, 8, win_length=9, window=None, return_complex=True),
+             lambda m, t: m.stft(t.double(), 8, hop_length=0, window=m.hann_window(8, dtype=m.float64),
+                                 return_complex=True, onesided=False),
+             lambda m, t: m.stft(t.reshape(2, 3, 5), 4, return_complex=True))
+    for call in calls:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as error:
+                call(mt, x)
+            with pytest.raises(RuntimeError) as terror:
+                call(torch, tx)
+        assert str(error.value) == str(terror.value)
