@@ -1,6 +1,6 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
-and dropout, kaiser_window, the *_copy functions, stft, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
+and dropout, kaiser_window, the *_copy functions, stft and istft, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
 dispatcher treat it as they treat its parts: addbmm is one addmm over the batches laid side by side, index_reduce a
@@ -210,6 +210,59 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return spectrum
 
 
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
+          onesided=None, length=None, return_complex=False):
+    """stft's inverse as torch.istft computes it: an inverse FFT of each frame, times the window, overlap-added,
+    divided by the overlap-added squared window, the centring pads cut off (or the signal cut or padded to length)."""
+    from . import fft  # (local: torch.fft imports the function modules)
+    if not input.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output from stft with "
+                           "return_complex=True.")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    unbatched, window_given, onesided_given = input.dim() == 2, window, onesided
+    frames = (input.unsqueeze(0) if unbatched else input).transpose(1, 2)
+    onesided = frames.shape[-1] != n_fft if onesided is None else onesided
+    norm = "ortho" if normalized else "backward"
+    if return_complex:
+        frames = fft.ifft(frames, dim=-1, norm=norm)
+    else:
+        frames = fft.irfft(frames if onesided else frames[..., :n_fft // 2 + 1], n=n_fft, dim=-1, norm=norm)
+    if window is None:
+        window = _factories_ones(n_fft, frames)
+    elif win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        window = aten.constant_pad_nd.default(window, [left, n_fft - win_length - left], 0)
+    count = frames.shape[1]
+    expected = n_fft + hop_length * (count - 1)
+    signal = aten.unfold_backward.default(frames * window.view([1, 1, n_fft]), [frames.shape[0], expected], 1,
+                                          n_fft, hop_length)
+    envelope = aten.unfold_backward.default((window * window).view([1, 1, n_fft]).expand([1, count, n_fft]),
+                                            [1, expected], 1, n_fft, hop_length)
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else (expected - n_fft // 2 if center else expected)
+    signal, envelope = signal[:, start:end], envelope[:, start:end]
+    if bool(envelope.abs().min() < 1e-11):
+        flag = {True: 1, False: 0, None: None}
+        kind = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(str(input.dtype).split(".")[1], "")
+        shown = "None" if window_given is None else f"{window_given.type()}{{{list(window_given.shape)}}}"
+        raise RuntimeError(f"istft(CPU{kind}Type{list(input.shape)}, n_fft={n_fft}, hop_length={hop_length}, "
+                           f"win_length={win_length}, window={shown}, center={flag[center]}, normalized="
+                           f"{flag[normalized]}, onesided={flag[onesided_given]}, length={length}, return_complex="
+                           f"{flag[return_complex]}) window overlap add min: 1\n[ CPUBoolType{{}} ]")
+    signal = signal / envelope
+    if unbatched:
+        signal = signal.squeeze(0)
+    if end > expected:
+        signal = aten.constant_pad_nd.default(signal, [0, end - expected], 0)
+    return signal
+
+
+def _factories_ones(n, like):
+    from ._factories import ones  # (local: _factories imports the function modules)
+    return ones(n, dtype=like.real.dtype if like.is_complex() else like.dtype)
+
+
 def resolve_neg(input):
     return input  # negative-bit views are never made here, so there is nothing to resolve
 
@@ -222,7 +275,7 @@ __all__ = """newaxis masked_scatter addbmm frexp nonzero_static index_reduce emp
     native_layer_norm native_batch_norm native_dropout kaiser_window view_copy t_copy transpose_copy permute_copy
     expand_copy select_copy squeeze_copy unsqueeze_copy detach_copy alias_copy as_strided_copy unfold_copy
     view_as_real_copy view_as_complex_copy values_copy indices_copy slice_copy split_copy split_with_sizes_copy
-    unbind_copy stft resolve_neg is_neg""".split()
+    unbind_copy stft istft resolve_neg is_neg""".split()
 
 
 def tensor_methods():
@@ -244,7 +297,7 @@ def tensor_methods():
         from .nn import functional  # (local: as above)
         return functional.hardshrink(self, lambd)
 
-    return dict(stft=stft, prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
+    return dict(stft=stft, istft=istft, prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
                 index_reduce=index_reduce, index_reduce_=index_reduce_, resolve_neg=resolve_neg, is_neg=is_neg,
                 output_nr=property(lambda self: self._output_nr), const_data_ptr=lambda self: self.data_ptr(),
                 name=property(lambda self: None))

@@ -212,3 +212,38 @@ def test_stft_refusals():
             with pytest.raises(RuntimeError) as terror:
                 call(torch, tx)
         assert str(error.value) == str(terror.value)
+
+
+@pytest.mark.parametrize("options", [
+    dict(n_fft=16, window="hann"), dict(n_fft=16, hop_length=4, win_length=12, window="hann", normalized=True),
+    dict(n_fft=16, window="hann", length=55), dict(n_fft=16, window="hann", length=70),
+    dict(n_fft=16, center=False, onesided=False, hop_length=5), dict(n_fft=16, hop_length=8)])
+@pytest.mark.parametrize("batched", [False, True])
+def test_istft_values_and_gradients(options, batched):
+    signal = np.random.default_rng(1).standard_normal((2, 60)).astype(np.float32)
+    window = options.get("win_length", options["n_fft"])
+    mine, theirs = dict(options), dict(options)
+    if options.get("window") == "hann":
+        mine["window"], theirs["window"] = mt.hann_window(window), torch.hann_window(window)
+    spectrum = torch.stft(torch.tensor(signal), **{k: v for k, v in theirs.items() if k != "length"},
+                          return_complex=True).numpy()
+    spectrum = spectrum if batched else spectrum[0]
+    x, tx = mt.tensor(spectrum, requires_grad=True), torch.tensor(spectrum, requires_grad=True)
+    out, tout = mt.istft(x, **mine), torch.istft(tx, **theirs)
+    close(out, tout, atol=1e-5)
+    out.pow(2).sum().backward(), tout.pow(2).sum().backward()
+    close(x.grad, tx.grad, atol=1e-5)
+
+
+def test_istft_refusals():
+    spectrum = torch.stft(torch.randn(60), 16, window=torch.hann_window(16), return_complex=True, center=False,
+                          onesided=False).numpy()
+    messages = []
+    for mod in (mt, torch):
+        with pytest.raises(RuntimeError) as error:  # a zero in the overlap-added squared window
+            mod.istft(mod.tensor(spectrum), 16, window=mod.hann_window(16), center=False, onesided=False)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    for mod in (mt, torch):
+        with pytest.raises(RuntimeError, match="istft requires a complex-valued input tensor"):
+            mod.istft(mod.ones(9, 5), 16)
