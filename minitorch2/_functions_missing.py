@@ -1,6 +1,6 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
-and dropout, kaiser_window, the *_copy functions, stft and istft, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
+and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
 dispatcher treat it as they treat its parts: addbmm is one addmm over the batches laid side by side, index_reduce a
@@ -263,6 +263,54 @@ def _factories_ones(n, like):
     return ones(n, dtype=like.real.dtype if like.is_complex() else like.dtype)
 
 
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Central differences inside, one-sided ones (of edge_order 1 or 2) at the two ends, along each dim; spacing a
+    number (or one per dim) for evenly spaced samples, or one coordinate tensor per dim."""
+    dims = list(range(input.dim())) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [d % input.dim() for d in dims]
+    spacings = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(spacings) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length "
+                           f"{len(spacings)} and a dim argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if any(input.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return tuple(_gradient_along(input, d, h, edge_order) for d, h in zip(dims, spacings))
+
+
+def _gradient_along(x, d, h, edge_order):
+    def part(start, stop=None):  # x[start:stop] along d
+        return aten.slice.Tensor(x, d, start, stop)
+
+    if isinstance(h, Tensor):  # coordinates: the differences between neighbours differ
+        shape = [1] * x.dim()
+        shape[d] = -1
+        dx = h[1:] - h[:-1]
+        dx1, dx2 = dx[:-1], dx[1:]
+        center = ((-dx2 / (dx1 * (dx1 + dx2))).reshape(shape) * part(0, -2)
+                  + ((dx2 - dx1) / (dx1 * dx2)).reshape(shape) * part(1, -1)
+                  + (dx1 / (dx2 * (dx1 + dx2))).reshape(shape) * part(2))
+        if edge_order == 1:
+            first, last = (part(1, 2) - part(0, 1)) / dx[0], (part(-1) - part(-2, -1)) / dx[-1]
+        else:
+            a, b = dx[0], dx[1]
+            first = (-(2.0 * a + b) / (a * (a + b)) * part(0, 1) + (a + b) / (a * b) * part(1, 2)
+                     + (-a) / (b * (a + b)) * part(2, 3))
+            a, b = dx[-1], dx[-2]
+            last = (a / (b * (a + b)) * part(-3, -2) - (a + b) / (a * b) * part(-2, -1)
+                    + (2 * a + b) / (a * (a + b)) * part(-1))
+    else:
+        center = (part(2) - part(0, -2)) / (2 * h)
+        if edge_order == 1:
+            first, last = (part(1, 2) - part(0, 1)) / h, (part(-1) - part(-2, -1)) / h
+        else:
+            first = (-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3)) / h
+            last = (0.5 * part(-3, -2) - 2 * part(-2, -1) + 1.5 * part(-1)) / h
+    return aten.cat.default([first, center, last], d)
+
+
 def resolve_neg(input):
     return input  # negative-bit views are never made here, so there is nothing to resolve
 
@@ -275,7 +323,7 @@ __all__ = """newaxis masked_scatter addbmm frexp nonzero_static index_reduce emp
     native_layer_norm native_batch_norm native_dropout kaiser_window view_copy t_copy transpose_copy permute_copy
     expand_copy select_copy squeeze_copy unsqueeze_copy detach_copy alias_copy as_strided_copy unfold_copy
     view_as_real_copy view_as_complex_copy values_copy indices_copy slice_copy split_copy split_with_sizes_copy
-    unbind_copy stft istft resolve_neg is_neg""".split()
+    unbind_copy stft istft gradient resolve_neg is_neg""".split()
 
 
 def tensor_methods():

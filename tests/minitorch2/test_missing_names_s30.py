@@ -247,3 +247,31 @@ def test_istft_refusals():
     for mod in (mt, torch):
         with pytest.raises(RuntimeError, match="istft requires a complex-valued input tensor"):
             mod.istft(mod.ones(9, 5), 16)
+
+
+@pytest.mark.parametrize("options", [{}, dict(spacing=0.3, dim=0, edge_order=2), dict(spacing=[2.0, 0.5]),
+                                     dict(dim=1, edge_order=2), dict(spacing="coordinates", dim=0),
+                                     dict(spacing="coordinates", dim=0, edge_order=2)])
+def test_gradient(options):
+    x, tx = pair(6, 5)
+    coordinates = np.array([0.0, 1.0, 1.5, 3.5, 4.0, 6.0], dtype=np.float32)
+    mine, theirs = dict(options), dict(options)
+    if options.get("spacing") == "coordinates":
+        mine["spacing"], theirs["spacing"] = (mt.tensor(coordinates),), (torch.tensor(coordinates),)
+    out, tout = mt.gradient(x, **mine), torch.gradient(tx, **theirs)
+    assert type(out) is tuple and len(out) == len(tout)
+    for m, t in zip(out, tout):
+        close(m, t)
+    sum((m * (k + 1)).sum() for k, m in enumerate(out)).backward()
+    sum((t * (k + 1)).sum() for k, t in enumerate(tout)).backward()
+    close(x.grad, tx.grad)
+
+
+def test_gradient_of_integers_and_refusals():
+    close(mt.gradient(mt.tensor([1, 4, 9, 16]))[0], torch.gradient(torch.tensor([1, 4, 9, 16]))[0])
+    for call in (lambda m: m.gradient(m.ones(1, 3)), lambda m: m.gradient(m.ones(3, 3), spacing=[1.0, 2.0], dim=0)):
+        with pytest.raises(RuntimeError) as error:
+            call(mt)
+        with pytest.raises(RuntimeError) as terror:
+            call(torch)
+        assert str(error.value) == str(terror.value)
