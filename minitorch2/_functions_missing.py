@@ -1,13 +1,14 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
-and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, resolve_neg/is_neg, output_nr, const_data_ptr, torch.newaxis.
+and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, resolve_neg/is_neg, output_nr,
+const_data_ptr, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
 dispatcher treat it as they treat its parts: addbmm is one addmm over the batches laid side by side, index_reduce a
 scatter_reduce over the index broadcast along its dim, a *_copy function its view then a clone, frexp's mantissa
 the input divided by 2**exponent (so its gradient is torch's, grad / 2**exponent). Traced graphs therefore record
-those parts, not torch's single op (aten.addbmm, aten.view_copy, ...). _functions_extra.py re-exports __all__;
-tensor_methods() is installed on Tensor with the others.
+those parts, not torch's single op (aten.addbmm, aten.view_copy, ...). tensor_methods() is installed on Tensor
+with the others.
 """
 import warnings
 
@@ -319,11 +320,13 @@ def is_neg(input):
     return False
 
 
-__all__ = """newaxis masked_scatter addbmm frexp nonzero_static index_reduce empty_permuted constant_pad_nd
-    native_layer_norm native_batch_norm native_dropout kaiser_window view_copy t_copy transpose_copy permute_copy
-    expand_copy select_copy squeeze_copy unsqueeze_copy detach_copy alias_copy as_strided_copy unfold_copy
-    view_as_real_copy view_as_complex_copy values_copy indices_copy slice_copy split_copy split_with_sizes_copy
-    unbind_copy stft istft gradient resolve_neg is_neg""".split()
+# torch-level functions that are Tensor methods in torch too (_functions_extra.py re-exports them, so they join
+# torch's namespace and _tensor_methods.py's method forms), and those that are not (_functions_nn_level.py's)
+__all__ = "masked_scatter addbmm frexp nonzero_static index_reduce stft istft resolve_neg is_neg".split()
+FUNCTIONS_ONLY = """newaxis empty_permuted constant_pad_nd native_layer_norm native_batch_norm native_dropout
+    kaiser_window view_copy t_copy transpose_copy permute_copy expand_copy select_copy squeeze_copy unsqueeze_copy
+    detach_copy alias_copy as_strided_copy unfold_copy view_as_real_copy view_as_complex_copy values_copy
+    indices_copy slice_copy split_copy split_with_sizes_copy unbind_copy gradient""".split()
 
 
 def tensor_methods():

@@ -12,6 +12,7 @@ from ._functions_fastpath import _native_multi_head_attention, _transformer_enco
 from ._functions_foreach import *  # noqa: F401,F403  (torch._foreach_add_ and the rest)
 from ._functions_foreach import __all__ as _foreach_names
 from ._aten import weight_norm_ops
+from . import _functions_missing
 from .nn import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
@@ -23,7 +24,8 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
            "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd", "_weight_norm",
            "rrelu", "rrelu_", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout",
-           "feature_alpha_dropout_", *_foreach_names]
+           "feature_alpha_dropout_", *_foreach_names, *_functions_missing.FUNCTIONS_ONLY]
+globals().update({name: getattr(_functions_missing, name) for name in _functions_missing.FUNCTIONS_ONLY})
 
 _REDUCTIONS = ("none", "mean", "sum")  # ATen's Reduction enum
 
