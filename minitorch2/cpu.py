@@ -6,6 +6,8 @@ context switches nothing that matters). `torch.cpu.amp` holds the deprecated spe
 GradScaler (amp/cpu_amp.py).
 """
 import contextlib
+import os
+import platform
 import types
 
 
@@ -93,8 +95,6 @@ def stream(stream):
 
 def get_capabilities():
     """What torch reports of the processor; here only what Python's platform module knows."""
-    import os  # (local: only this query needs them)
-    import platform
     cores = os.cpu_count() or 1
     return types.MappingProxyType({"architecture": platform.machine(), "num_logical_cores": cores})
 
