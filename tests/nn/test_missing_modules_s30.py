@@ -263,3 +263,31 @@ def test_adafactor_refusals(kwargs):
     with pytest.raises(ValueError) as theirs:
         torch.optim.Adafactor([torch.zeros(2, requires_grad=True)], **kwargs)
     assert str(mine.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("head_bias", [False, True])
+def test_adaptive_log_softmax_with_loss(head_bias):
+    mt.manual_seed(0), torch.manual_seed(0)
+    m = mt.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
+    tm = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
+    assert repr(m) == repr(tm)
+    for p, tp in zip(m.parameters(), tm.parameters()):
+        close(p, tp)
+    x, tx = pair(7, 16)
+    target = [0, 3, 5, 12, 19, 9, 16]
+    out, tout = m(x, mt.tensor(target)), tm(tx, torch.tensor(target))
+    assert type(out).__name__ == type(tout).__name__ == "_ASMoutput"
+    close(out.output, tout.output), close(out.loss, tout.loss)
+    out.loss.backward(), tout.loss.backward()
+    close(x.grad, tx.grad)
+    for p, tp in zip(m.parameters(), tm.parameters()):
+        close(p.grad, tp.grad)
+    close(m.log_prob(x), tm.log_prob(tx))
+    close(m.predict(x), tm.predict(tx))
+    single, tsingle = m(x[0], mt.tensor(12)), tm(tx[0], torch.tensor(12))
+    close(single.output, tsingle.output), close(single.loss, tsingle.loss)
+    for mod, module, data in ((mt, m, x), (torch, tm, tx)):
+        with pytest.raises(RuntimeError, match=r"Target values should be in \[0, 19\], but values in range \[0, 20\]"):
+            module(data[:2], mod.tensor([0, 20]))
+        with pytest.raises(ValueError, match="cutoffs should be a sequence of unique"):
+            mod.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 4])
