@@ -1,7 +1,7 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
 and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, resolve_neg/is_neg, output_nr,
-const_data_ptr, torch.newaxis.
+const_data_ptr, the deprecated Tensor.resize/resize_as, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
 dispatcher treat it as they treat its parts: addbmm is one addmm over the batches laid side by side, index_reduce a
@@ -329,6 +329,18 @@ FUNCTIONS_ONLY = """newaxis empty_permuted constant_pad_nd native_layer_norm nat
     indices_copy slice_copy split_copy split_with_sizes_copy unbind_copy gradient""".split()
 
 
+def _resized(self, sizes):
+    count = 1
+    for size in sizes:
+        count *= size  # (one sequence given, torch's Resize multiplies the sequence itself, and refuses it)
+    if count != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, sizes))} ({count} elements in total), but the "
+                           f"given tensor has a size of {'x'.join(map(str, self.shape))} ({self.numel()} elements). "
+                           "autograd's resize can only change the shape of a given tensor, while preserving the "
+                           "number of elements. ")
+    return self.contiguous().view(sizes)
+
+
 def tensor_methods():
     """The Tensor methods of these (`x.addbmm_(...)` writes into x, as the other in-place forms do)."""
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
@@ -340,6 +352,15 @@ def tensor_methods():
     def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
         return self.copy_(index_reduce(self, dim, index, source, reduce, include_self=include_self))
 
+    def resize(self, *sizes):
+        """The deprecated out-of-place resize: a view of another shape with as many elements (autograd's Resize)."""
+        warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+        return _resized(self, list(sizes))
+
+    def resize_as(self, tensor):
+        warnings.warn("non-inplace resize_as is deprecated", stacklevel=2)
+        return _resized(self, list(tensor.shape))
+
     def prelu(self, weight):
         from .nn import functional  # (local: nn imports this module's package)
         return functional.prelu(self, weight)
@@ -348,7 +369,7 @@ def tensor_methods():
         from .nn import functional  # (local: as above)
         return functional.hardshrink(self, lambd)
 
-    return dict(stft=stft, istft=istft, prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
+    return dict(resize=resize, resize_as=resize_as, stft=stft, istft=istft, prelu=prelu, hardshrink=hardshrink, addbmm=addbmm, addbmm_=addbmm_, baddbmm_=baddbmm_, frexp=frexp, nonzero_static=nonzero_static,
                 index_reduce=index_reduce, index_reduce_=index_reduce_, resolve_neg=resolve_neg, is_neg=is_neg,
                 output_nr=property(lambda self: self._output_nr), const_data_ptr=lambda self: self.data_ptr(),
                 name=property(lambda self: None))

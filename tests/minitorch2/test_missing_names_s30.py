@@ -275,3 +275,25 @@ def test_gradient_of_integers_and_refusals():
         with pytest.raises(RuntimeError) as terror:
             call(torch)
         assert str(error.value) == str(terror.value)
+
+
+def test_deprecated_out_of_place_resize():
+    x, tx = pair(6)
+    for call in (lambda t, m: t.resize(2, 3), lambda t, m: t.resize_as(m.zeros(3, 2))):
+        with pytest.warns(UserWarning, match="non-inplace resize"):
+            out = call(x, mt)
+        with pytest.warns(UserWarning, match="non-inplace resize"):
+            tout = call(tx, torch)
+        close(out, tout)
+        assert out.data_ptr() == x.data_ptr()
+    (out * mt.arange(6.0).reshape(3, 2)).sum().backward()
+    (tout * torch.arange(6.0).reshape(3, 2)).sum().backward()
+    close(x.grad, tx.grad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for sizes in ((2, 5), ((3, 2),)):  # torch's resize takes sizes one by one, never as one sequence
+            with pytest.raises(RuntimeError) as error:
+                x.resize(*sizes)
+            with pytest.raises(RuntimeError) as terror:
+                tx.resize(*sizes)
+            assert str(error.value) == str(terror.value)
