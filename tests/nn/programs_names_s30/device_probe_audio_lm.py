@@ -5,7 +5,6 @@ SyncBatchNorm converted for a one-process run) with an adaptive-softmax head, tr
 resynthesises a signal with istft and prints gradients of a field with torch.gradient."""
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 if torch.cuda.is_available():
     device_type = "cuda"
