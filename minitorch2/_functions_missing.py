@@ -1,6 +1,6 @@
 """Torch-level functions and Tensor methods real scripts still called that minitorch2 lacked (issue 20's list):
 masked_scatter, addbmm, frexp, nonzero_static, index_reduce, empty_permuted, constant_pad_nd, the native_* norms
-and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, resolve_neg/is_neg, output_nr,
+and dropout, kaiser_window, the *_copy functions, stft and istft, gradient, histogramdd, resolve_neg/is_neg, output_nr,
 const_data_ptr, the deprecated Tensor.resize/resize_as, torch.newaxis.
 
 Runtime layer, coverage surface. Each is composed of ops the registry has, so autograd, fake tensors and the
@@ -22,6 +22,8 @@ from ._tensor import Tensor
 aten = ops.aten
 newaxis = None
 return_types.frexp = return_types.structseq("frexp", ("mantissa", "exponent"))
+return_types.histogramdd = return_types.structseq("histogramdd", ("hist", "bin_edges"))
+_range = range  # (histogramdd's `range` argument shadows it there)
 
 
 def masked_scatter(input, mask, source):
@@ -312,6 +314,45 @@ def _gradient_along(x, d, h, edge_order):
     return aten.cat.default([first, center, last], d)
 
 
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): the points of input's innermost dim counted in a grid of bins, each dim's edges as
+    torch.histogram makes them (equal bins over its range, or given); a point outside any dim's edges uncounted."""
+    from ._functions_histogram import histogram  # (local: _functions_histogram sits beside the function modules)
+    dims = input.shape[-1]
+    if isinstance(bins, int):
+        bins = [bins] * dims
+    if len(bins) != dims:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    points = input.reshape([-1, dims])
+    index, inside, edges, sizes = None, None, [], []
+    for d in _range(dims):
+        column = points.select(1, d).contiguous()
+        spans = None if range is None else range[2 * d:2 * d + 2]
+        edge = histogram(column, bins[d], range=spans).bin_edges if not isinstance(bins[d], Tensor) else bins[d]
+        count = edge.shape[0] - 1
+        position = aten.clamp.default(aten.sub.Scalar(aten.searchsorted.Tensor(edge, column, right=True), 1), 0,
+                                      count - 1)
+        within = aten.logical_and.default(aten.ge.Tensor(column, edge[0]), aten.le.Tensor(column, edge[count]))
+        index = position if index is None else index * count + position
+        inside = within if inside is None else aten.logical_and.default(inside, within)
+        edges.append(edge)
+        sizes.append(count)
+    adds = aten._to_copy.default(inside, dtype=input.dtype)
+    if weight is not None:
+        adds = adds * weight.reshape([-1])
+    cells = 1
+    for size in sizes:
+        cells *= size
+    hist = aten.scatter_add.default(aten.zeros.default([cells], dtype=input.dtype), 0, index, adds).view(sizes)
+    if density:
+        hist = hist / hist.sum()
+        for d, edge in enumerate(edges):
+            shape = [1] * dims
+            shape[d] = -1
+            hist = hist / (edge[1:] - edge[:-1]).view(shape)
+    return return_types.histogramdd(hist, tuple(edges))
+
+
 def resolve_neg(input):
     return input  # negative-bit views are never made here, so there is nothing to resolve
 
@@ -326,7 +367,7 @@ __all__ = "masked_scatter addbmm frexp nonzero_static index_reduce stft istft re
 FUNCTIONS_ONLY = """newaxis empty_permuted constant_pad_nd native_layer_norm native_batch_norm native_dropout
     kaiser_window view_copy t_copy transpose_copy permute_copy expand_copy select_copy squeeze_copy unsqueeze_copy
     detach_copy alias_copy as_strided_copy unfold_copy view_as_real_copy view_as_complex_copy values_copy
-    indices_copy slice_copy split_copy split_with_sizes_copy unbind_copy gradient""".split()
+    indices_copy slice_copy split_copy split_with_sizes_copy unbind_copy gradient histogramdd""".split()
 
 
 def _resized(self, sizes):

@@ -297,3 +297,28 @@ def test_deprecated_out_of_place_resize():
             with pytest.raises(RuntimeError) as terror:
                 tx.resize(*sizes)
             assert str(error.value) == str(terror.value)
+
+
+@pytest.mark.parametrize("options", [dict(bins=4), dict(bins=[2, 3, 4], density=True),
+                                     dict(bins=3, range=[0.0, 1.0, -1.0, 1.0, -2.0, 2.0]), dict(bins=[3, 2, 2]),
+                                     dict(bins="edges")])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_histogramdd(options, weighted):
+    rng = np.random.default_rng(0)
+    points, weights = rng.standard_normal((40, 3)).astype(np.float32), rng.random(40).astype(np.float32)
+    mine, theirs = dict(options), dict(options)
+    if weighted:
+        mine["weight"], theirs["weight"] = mt.tensor(weights), torch.tensor(weights)
+    if options["bins"] == "edges":
+        edges = ([-1.0, 0.0, 2.0], [-3.0, 3.0], [0.0, 0.5, 1.0])
+        mine["bins"], theirs["bins"] = [mt.tensor(e) for e in edges], [torch.tensor(e) for e in edges]
+    out, tout = mt.histogramdd(mt.tensor(points), **mine), torch.histogramdd(torch.tensor(points), **theirs)
+    close(out.hist, tout.hist)
+    assert len(out.bin_edges) == len(tout.bin_edges)
+    for e, te in zip(out.bin_edges, tout.bin_edges):
+        close(e, te)
+    small = [[0.0, 1.0], [1.0, 1.0]]
+    assert repr(mt.histogramdd(mt.tensor(small), bins=2)) == repr(torch.histogramdd(torch.tensor(small), bins=2))
+    for mod in (mt, torch):
+        with pytest.raises(RuntimeError, match="histogramdd: The size of bins must be equal to the innermost"):
+            mod.histogramdd(mod.tensor(points), bins=[3])
