@@ -231,6 +231,9 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         frames = fft.ifft(frames, dim=-1, norm=norm)
     else:
         frames = fft.irfft(frames if onesided else frames[..., :n_fft // 2 + 1], n=n_fft, dim=-1, norm=norm)
+    _warn_once("istft window", window is None, "A window was not provided. A rectangular window will be applied."
+               "Please provide the same window used by stft to make the inversion lossless.To suppress this warning "
+               "and use a rectangular window, explicitly set `window=torch.ones(n_fft, device=<device>)`.")
     if window is None:
         window = _factories_ones(n_fft, frames)
     elif win_length < n_fft:
