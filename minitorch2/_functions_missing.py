@@ -26,6 +26,16 @@ return_types.histogramdd = return_types.structseq("histogramdd", ("hist", "bin_e
 _range = range  # (histogramdd's `range` argument shadows it there)
 
 
+_warned_once = set()
+
+
+def _warn_once(key, condition, message):
+    """A warning torch gives once per process (TORCH_WARN_ONCE)."""
+    if condition and key not in _warned_once:
+        _warned_once.add(key)
+        warnings.warn(message, stacklevel=3)
+
+
 def masked_scatter(input, mask, source):
     return input.masked_scatter(mask, source)
 
@@ -58,6 +68,7 @@ def nonzero_static(input, *, size, fill_value=-1):
 
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    _warn_once("index_reduce", True, "index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin, got {reduce}.")
     dim = dim % max(source.dim(), 1)
@@ -150,16 +161,6 @@ def split_with_sizes_copy(input, split_sizes, dim=0):
 
 def unbind_copy(input, dim=0):
     return [part.clone() for part in input.unbind(dim)]
-
-
-_warned_once = set()
-
-
-def _warn_once(key, condition, message):
-    """A warning torch gives once per process (TORCH_WARN_ONCE)."""
-    if condition and key not in _warned_once:
-        _warned_once.add(key)
-        warnings.warn(message, stacklevel=3)
 
 
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
