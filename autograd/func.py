@@ -7,45 +7,18 @@ grad(grad(f)) works; jacrev takes one backward pass per output element, jacfwd a
 and vmap calls the function once per slice and stacks the results, as torch's vmap does for an
 op with no batching rule. Values equal torch's; a traced graph shows the loop, not batched ops.
 """
-import contextlib
 import functools
 
 import minitorch2
 from minitorch2 import _dispatch
 from minitorch2._tensor import Tensor
+from minitorch2.nn.utils.stateless import _functional_call as functional_call  # noqa: F401  (torch.func's)
 from minitorch2.utils import _pytree as pytree
 
 from .functionalize import functionalize_graph
 from .proxy_tensor import make_fx
 
 _grad_depth = [0]  # how many grad transforms are running: inside one, results keep their graph
-
-
-@contextlib.contextmanager
-def _swapped(module, tensors):
-    """module with each dotted-name parameter or buffer replaced by the given tensor, restored after."""
-    saved = []
-    for name, value in tensors.items():
-        owner_path, _, leaf = name.rpartition(".")
-        owner = module.get_submodule(owner_path) if owner_path else module
-        slots = owner._parameters if leaf in owner._parameters else owner._buffers
-        if leaf not in slots:
-            raise AttributeError(f"{type(owner).__name__} has no parameter or buffer named {leaf!r} (from {name!r})")
-        saved.append((slots, leaf, slots[leaf]))
-        slots[leaf] = value
-    try:
-        yield module
-    finally:
-        for slots, leaf, old in reversed(saved):
-            slots[leaf] = old
-
-
-def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
-    dicts = parameter_and_buffer_dicts
-    tensors = dict(pair for d in (dicts if isinstance(dicts, (list, tuple)) else [dicts]) for pair in d.items())
-    args = () if args is None else args if isinstance(args, tuple) else (args,)
-    with _swapped(module, tensors):
-        return module(*args, **(kwargs or {}))
 
 
 def grad_and_value(func, argnums=0, has_aux=False):

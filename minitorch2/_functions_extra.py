@@ -18,6 +18,8 @@ from ._aten.memory import _dtype_title
 from ._aten.meta_util import reduced_shape, reduction_dims
 from ._functions_extra_methods import (  # noqa: F401  (Tensor methods: tensor_methods() reads its globals)
     _in_place_view, _no_accelerator, as_strided_, dim_order, fill_diagonal_, resize_, scatter_, set_, t_)
+from ._functions_missing import *  # noqa: F401,F403  (issue 20's names: masked_scatter, addbmm, the *_copy functions, ...)
+from . import _functions_missing
 from ._functions_histogram import histc, histogram  # noqa: F401  (torch.histc and torch.histogram, in __all__)
 from ._functions_shape_more import meshgrid
 from ._functions_shape import _function_of, alias_of, flatten, squeeze
@@ -33,7 +35,7 @@ corrcoef addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquan
 typename is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet
 inverse cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
 set_anomaly_enabled poisson binomial lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
-triangular_solve""".split()
+triangular_solve""".split() + _functions_missing.__all__
 
 
 # ---------------------------------------------------------------- splitting
@@ -452,6 +454,7 @@ def tensor_methods():
     methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc histogram cov corrcoef
         addmv addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky
         qr svd pinverse cross t_ as_strided_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
+    methods.update(_functions_missing.tensor_methods())
     methods.update(
         addmv_=lambda self, mat, vec, *, beta=1, alpha=1: aten.copy_.default(self, addmv(self, mat, vec, beta=beta,
                                                                                          alpha=alpha)),

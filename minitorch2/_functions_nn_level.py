@@ -12,6 +12,7 @@ from ._functions_fastpath import _native_multi_head_attention, _transformer_enco
 from ._functions_foreach import *  # noqa: F401,F403  (torch._foreach_add_ and the rest)
 from ._functions_foreach import __all__ as _foreach_names
 from ._aten import weight_norm_ops
+from . import _functions_missing
 from .nn import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
@@ -22,7 +23,9 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "group_norm", "batch_norm", "instance_norm", "embedding", "kl_div", "binary_cross_entropy_with_logits",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
            "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd", "_weight_norm",
-           *_foreach_names]
+           "rrelu", "rrelu_", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout",
+           "feature_alpha_dropout_", *_foreach_names, *_functions_missing.FUNCTIONS_ONLY]
+globals().update({name: getattr(_functions_missing, name) for name in _functions_missing.FUNCTIONS_ONLY})
 
 _REDUCTIONS = ("none", "mean", "sum")  # ATen's Reduction enum
 
@@ -32,6 +35,23 @@ pixel_shuffle, pixel_unshuffle, prelu, bilinear = F.pixel_shuffle, F.pixel_unshu
 cosine_similarity, pairwise_distance, pdist, rms_norm = F.cosine_similarity, F.pairwise_distance, F.pdist, F.rms_norm
 threshold_, selu_, celu_, hardshrink = F.threshold_, F.selu_, F.celu_, F.hardshrink
 adaptive_avg_pool1d = F.adaptive_avg_pool1d
+channel_shuffle, native_channel_shuffle = F.channel_shuffle, F.native_channel_shuffle
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return F.rrelu(input, lower, upper, training, generator=generator)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return F.rrelu(input, lower, upper, training, inplace=True, generator=generator)
+
+
+def feature_alpha_dropout(input, p, train):
+    return F.feature_alpha_dropout(input, p, train)
+
+
+def feature_alpha_dropout_(input, p, train):
+    return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
 def _weight_norm(v, g, dim=0):

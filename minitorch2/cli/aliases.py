@@ -36,6 +36,7 @@ ALIASES = {
     "torch._inductor": "backend",
     "torch.compiler": "frontend.compiler",
     "torch.cuda.amp": "minitorch2.amp.cuda_amp",
+    "torch.cpu.amp": "minitorch2.amp.cpu_amp",
 }
 
 

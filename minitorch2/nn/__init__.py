@@ -5,9 +5,9 @@ parameters are bit-identical to PyTorch's and their forward and backward
 run the same aten ops.
 """
 from .._unsupported import module_getattr
-from . import functional, init, parallel, utils  # noqa: F401
+from . import functional, grad, init, parallel, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
-from .modules import __all__ as _modules_all
+from .modules import __all__ as _modules_all, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .parallel import DataParallel
 from .parameter import Buffer, Parameter
 

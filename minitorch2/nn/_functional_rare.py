@@ -11,15 +11,16 @@ import warnings
 import minitorch2
 
 from .. import _factories
-from . import _functional_lp_pool, _functional_pool3d
+from . import _functional_lp_pool, _functional_missing, _functional_pool3d
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 from ._functional_lp_pool import *  # noqa: F401,F403
+from ._functional_missing import *  # noqa: F401,F403
 from ._functional_pool3d import *  # noqa: F401,F403
 
 __all__ = ["hardshrink", "softshrink", "alpha_dropout", "gumbel_softmax", "pdist", "upsample_nearest",
            "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices", "threshold_", "hardtanh_",
            "selu_", "celu_"]
-__all__ += _functional_pool3d.__all__ + _functional_lp_pool.__all__  # (3-d, LP, un-pooling: re-exported here)
+__all__ += _functional_pool3d.__all__ + _functional_lp_pool.__all__ + _functional_missing.__all__  # (3-d, LP, un-pooling: re-exported here)
 
 _ALPHA = 1.7580993408473766  # SELU's scale times its alpha: alpha dropout's value for a dropped unit is -_ALPHA
 

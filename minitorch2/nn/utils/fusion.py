@@ -37,8 +37,17 @@ def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, trans
 def fuse_linear_bn_eval(linear, bn):
     assert not (linear.training or bn.training), "Fusion only for eval!"
     fused = copy.deepcopy(linear)
-    scale = bn.weight * _functions.rsqrt(bn.running_var + bn.eps)
-    fused.weight = Parameter(linear.weight * scale.unsqueeze(-1), linear.weight.requires_grad)
-    bias = linear.bias if linear.bias is not None else _factories.zeros_like(bn.running_mean)
-    fused.bias = Parameter((bias - bn.running_mean) * scale + bn.bias, linear.weight.requires_grad)
+    fused.weight, fused.bias = fuse_linear_bn_weights(fused.weight, fused.bias, bn.running_mean, bn.running_var,
+                                                      bn.eps, bn.weight, bn.bias)
     return fused
+
+
+def fuse_linear_bn_weights(linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b):
+    weight_dtype = linear_w.dtype
+    bias_dtype = linear_b.dtype if linear_b is not None else weight_dtype
+    if linear_b is None:
+        linear_b = _factories.zeros_like(bn_rm)
+    scale = bn_w * _functions.rsqrt(bn_rv + bn_eps)
+    fused_w = linear_w * scale.unsqueeze(-1).to(weight_dtype)
+    fused_b = ((linear_b - bn_rm) * scale + bn_b).to(bias_dtype)
+    return Parameter(fused_w, linear_w.requires_grad), Parameter(fused_b, linear_b.requires_grad)
