@@ -179,6 +179,7 @@ SLOW_TESTS = (
     "tests/frontend/test_autograd_function_compiled.py::test_compiled_custom_functions_give_torchs_values_and_gradients[inductor]",
     "tests/frontend/test_dynamo_tests_ported_9.py",
     "tests/nn/test_probe10_programs.py",
+    "tests/nn/test_programs_names_s30.py",
 )
 
 
