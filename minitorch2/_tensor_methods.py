@@ -24,8 +24,9 @@ aten = ops.aten
 
 def _binary_operators():
     def compare(fn, otherwise):
-        """== and != with anything but a tensor or a number answer False and True, as torch's do."""
-        return lambda self, other: fn(self, other) if isinstance(other, (Tensor, int, float, bool)) else otherwise
+        """== and != with anything but a tensor or a number (numpy's too) answer False and True, as torch's do."""
+        numbers = (Tensor, int, float, complex, np.number, np.bool_)
+        return lambda self, other: fn(self, other) if isinstance(other, numbers) else otherwise
 
     and_, or_, xor = F.bitwise_and, F.bitwise_or, F.bitwise_xor  # (of bools too: bool & 5 is an int64 tensor)
     return {  # (the torch-level functions bind as methods: x + y is F.add(x, y))
@@ -202,8 +203,8 @@ def _apply_basic(self, index, keep_slices=False):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
-            check_select_index(result.shape[dim], int(item))
-            result = aten.select.int(result, dim, int(item))
+            index = check_select_index(result.shape[dim], item)  # (an int, or a size expression kept symbolic)
+            result = aten.select.int(result, dim, index)
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:
