@@ -23,9 +23,8 @@ aten = ops.aten
 
 
 def _binary_operators():
-    def compare(fn, otherwise):
-        """== and != with anything but a tensor or a number (numpy's too) answer False and True, as torch's do."""
-        numbers = (Tensor, int, float, complex, np.number, np.bool_)
+    def compare(fn, otherwise):  # == and != with anything but a tensor or a number answer False and True, as torch's
+        numbers = (Tensor, int, float, complex, np.number, np.bool_)  # (numpy's scalars are numbers)
         return lambda self, other: fn(self, other) if isinstance(other, numbers) else otherwise
 
     and_, or_, xor = F.bitwise_and, F.bitwise_or, F.bitwise_xor  # (of bools too: bool & 5 is an int64 tensor)
