@@ -11,7 +11,7 @@ import builtins
 import numpy as np
 
 from . import _dtype, _functions_common, _functions_complex, _functions_extra, _tensor_methods_more, sparse
-from . import _numpy_names
+from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
@@ -24,7 +24,7 @@ aten = ops.aten
 
 def _binary_operators():
     def compare(fn, otherwise):  # == and != with anything but a tensor or a number answer False and True, as torch's
-        numbers = (Tensor, int, float, complex, np.number, np.bool_)  # (numpy's scalars are numbers)
+        numbers = (Tensor, int, float, complex, np.number, np.bool_, _sym._SymNumber)  # (numpy's scalars, sizes)
         return lambda self, other: fn(self, other) if isinstance(other, numbers) else otherwise
 
     and_, or_, xor = F.bitwise_and, F.bitwise_or, F.bitwise_xor  # (of bools too: bool & 5 is an int64 tensor)
