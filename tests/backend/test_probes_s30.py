@@ -14,6 +14,8 @@ Found and fixed:
   dtype left out the empty ones' (cat([empty float64, float32]) is float64).
 - x[x.shape[0] - 1] under dynamic shapes turned the index into an int: one recompile per size (torch: one graph
   for sizes >= 2), and ConstraintViolationError where the size was marked dynamic.
+- an int argument past int64 (2**63, after a recompile made it a size argument) wrapped around in the inductor's
+  kernels; torch's raise RuntimeError (its aot_eager wraps too, as ours).
 - view.detach_() cleared the view's history silently; torch raises RuntimeError.
 
 Not fixed (strict xfails below): see each reason.
@@ -140,6 +142,18 @@ def test_comparing_with_a_python_int_made_a_size_argument_by_a_recompile(mode):
         f = C(lambda a, s: (a == s, a != s, a < s))
         return [f(lib.tensor([1.0, 0.0, -1.0]), s) for s in (True, 3, -1, 0)]  # (ints after the first: a SymInt)
     check(fn, mode)
+
+
+def test_compiled_int_argument_out_of_int64_range_raises():
+    def fn(lib, C):
+        f, x, results = C(lambda a, v: a + v), lib.tensor([1, 2]), []
+        for v in (5, 2**62, 2**63 - 1, 2**63, -2**63 - 1, 2**64):  # (a size argument from the second on)
+            try:
+                results.append(_canon(f(x, v)))
+            except Exception as e:  # noqa: BLE001 - the class is compared
+                results.append(type(e).__name__)
+        return results
+    check(fn, "inductor", dynamic=True)
 
 
 # ---------------------------------------------------------------- probes that agreed (a sample)
