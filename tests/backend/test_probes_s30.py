@@ -19,8 +19,13 @@ Found and fixed:
 - real_tensor < 1j (<=, >, >=) computed; real_tensor // 0j, // 1j and % 1j raised RuntimeError / TypeError: ATen
   refuses them for the complex dtype (NotImplementedError).
 - view.detach_() cleared the view's history silently; torch raises RuntimeError.
+- tensor == n, where a recompile had made the Python int n a size argument (SymInt), answered False.
 
-Not fixed (strict xfails below): see each reason.
+Not fixed (strict xfails below): compiled fill_ of a value out of the dtype's range (torch raises when it runs,
+ours while tracing); a compiled out= partly overlapping an input (torch computes); out= the input of another shape
+(torch resizes); float_tensor.clamp(min=complex) (SILENT: ours promotes); a compiled add_ of 0j (torch computes);
+the last bits of eager softmax, of dynamic inductor softmax, of float32 ** a number and of a double backward
+(SILENT, one ulp); torch's ConstraintViolationError for a marked size of 2 that // pins.
 """
 import math
 import warnings
