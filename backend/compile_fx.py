@@ -65,6 +65,8 @@ class CompiledGraph:
     def __call__(self, args):
         if self._call is None:
             raise RuntimeError(f"{self.name}: a record of a compiled graph (backend.metrics) does not run")
+        if any(type(a) is int and not -2**63 <= a < 2**63 for a in args):  # (torch's kernels take int64 arguments)
+            raise RuntimeError("expected int arg")
         return list(self._call(list(args) + self.constants))
 
 
@@ -159,9 +161,8 @@ def _lift_constants(gm):
     if not nodes:
         return gm, []
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-    values = []
-    for node in nodes:
-        value = getattr(gm, node.target)
+    values = [getattr(gm, node.target) for node in nodes]
+    for node, value in zip(nodes, values):
         if not isinstance(value, Tensor):
             raise NotImplementedError(f"backend: a graph attribute that is not a tensor ({node.target})")
         with (gm.graph.inserting_after(placeholders[-1]) if placeholders
@@ -171,7 +172,6 @@ def _lift_constants(gm):
         node.replace_all_uses_with(lifted)
         gm.graph.erase_node(node)
         placeholders.append(lifted)
-        values.append(value)
     gm.recompile()
     return gm, values
 

@@ -163,11 +163,11 @@ def unbind(x, dim=0):
 
 def cat(tensors, dim=0):
     graph = current_graph()
-    tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)]  # cat's legacy rule
+    dtype = ir.promote(*tensors)  # (of all: the skipped ones' dtypes too)
+    tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)] or tensors[:1]  # legacy
     size = list(tensors[0].get_size())
     dim = wrap_dim(dim, len(size))
     size[dim] = sum(t.get_size()[dim] for t in tensors)
-    dtype = ir.promote(*tensors)
     stride = ir.contiguous_strides(size)
     concat = graph.register_buffer(lambda name: ir.ConcatBuffer(name, ir.Layout(size, stride, dtype)))
     start = 0

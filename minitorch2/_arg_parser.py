@@ -64,6 +64,9 @@ class ArgumentChecks:
     def _check(self, op, args, kwargs):
         if op._opname in _COMPLEX_REFUSALS and any(isinstance(a, Tensor) and a.dtype.is_complex for a in args):
             _refuse_complex(op, args, kwargs)
+        if op._opname in ("lt", "le", "gt", "ge") and any(isinstance(a, complex) for a in args):  # (tensor < 1j)
+            kind = _dtype_title(_dtype.result_type(*args))
+            raise NotImplementedError(f'"{op._opname}_cpu" not implemented for \'{kind}\'')
         for i, value in enumerate(args):
             accepted = self.accepted[i]
             if accepted is not None and not isinstance(value, accepted):

@@ -91,10 +91,10 @@ def get_default_dtype():
 
 
 def to_complex(d):
-    """The complex dtype whose parts have float dtype `d` (c10's toComplexType); float16's, complex32, is not here."""
+    """The complex dtype of float dtype `d` (c10's toComplexType; bfloat16's is complex64); complex32 is not here."""
     if d is float16:
         raise NotImplementedError("minitorch2 has no complex32 (ComplexHalf), which torch computes float16's in")
-    return COMPLEX_OF.get(d, d)
+    return complex64 if d is bfloat16 else COMPLEX_OF.get(d, d)
 
 
 def set_default_dtype(d):

@@ -11,11 +11,11 @@ import builtins
 import numpy as np
 
 from . import _dtype, _functions_common, _functions_complex, _functions_extra, _tensor_methods_more, sparse
-from . import _numpy_names
+from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
-from ._aten.composite_sizes import check_select_index, covers_whole_dim, is_symbolic
+from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
 from ._tensor import Tensor, contiguous_format
 
@@ -23,9 +23,9 @@ aten = ops.aten
 
 
 def _binary_operators():
-    def compare(fn, otherwise):
-        """== and != with anything but a tensor or a number answer False and True, as torch's do."""
-        return lambda self, other: fn(self, other) if isinstance(other, (Tensor, int, float, bool)) else otherwise
+    def compare(fn, otherwise):  # == and != with anything but a tensor or a number answer False and True, as torch's
+        numbers = (Tensor, int, float, complex, np.number, np.bool_, _sym._SymNumber)  # (numpy's scalars, sizes)
+        return lambda self, other: fn(self, other) if isinstance(other, numbers) else otherwise
 
     and_, or_, xor = F.bitwise_and, F.bitwise_or, F.bitwise_xor  # (of bools too: bool & 5 is an int64 tensor)
     return {  # (the torch-level functions bind as methods: x + y is F.add(x, y))
@@ -202,9 +202,8 @@ def _apply_basic(self, index, keep_slices=False):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
-            item = item if is_symbolic(item) else int(item)  # (a size symbol stays one: x[x.shape[0] - 1])
-            check_select_index(result.shape[dim], item)
-            result = aten.select.int(result, dim, item)
+            index = check_select_index(result.shape[dim], item)  # (an int, or a size expression kept symbolic)
+            result = aten.select.int(result, dim, index)
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:

@@ -124,6 +124,8 @@ def tensor_methods():
         return aten.index_fill_.int_Scalar(self, dim, index, value)
 
     def detach_(self):
+        if self._base is not None:  # (autograd's views share their base's history: detach() is the way out)
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self.grad_fn = None
         self._requires_grad = False
         return self

@@ -193,9 +193,13 @@ def _upper_bound(size):
 
 def check_select_index(size, index):
     """applySelect's bounds check, `(size > -1 - index) & (size > index)`, recorded where the size is a symbol (the
-    check itself, and its error, are select's meta function's)."""
+    check itself, and its error, are select's meta function's). Returns the index: a symbolic one stays so (select.int
+    takes a SymInt: x[x.shape[0] - 1] does not specialize the size), anything else becomes an int."""
+    if not is_symbolic(index):
+        index = int(index)
     if is_symbolic(size) or is_symbolic(index):
         _compare(operator.gt, size, -1 - index) & _compare(operator.gt, size, index)
+    return index
 
 
 def flattened_shape(tensor, start, end):

@@ -75,7 +75,7 @@ def _mul(a, b, *, dtype):
 def _div(a, b, *, dtype, rounding_mode=None):
     if rounding_mode is None:
         return np.true_divide(a, b)
-    if dtype is _dtype.bool_:
+    if dtype is _dtype.bool_ or dtype.is_complex:  # (complex: from a complex Python number)
         raise _not_implemented(f"div_{rounding_mode}_cpu", dtype)
     if rounding_mode == "trunc":
         if dtype.is_floating_point:
@@ -97,7 +97,7 @@ def _check_int_division(a, b):
 
 
 def _remainder(a, b, *, dtype):
-    if dtype is _dtype.bool_:
+    if dtype is _dtype.bool_ or dtype.is_complex:
         raise _not_implemented("remainder_cpu", dtype)
     if not dtype.is_floating_point:
         _check_int_division(a, b)
