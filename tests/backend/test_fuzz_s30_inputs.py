@@ -10,7 +10,6 @@ Eager runs compare with torch's eager; compiled runs with torch.compile's (the s
 test_probes_s30 leaves as strict xfails (a compiled in-place add of a complex number, clamp's complex bounds, out=
 an input of another shape, the last bits of softmax and of float32 pow).
 """
-import math
 import warnings
 
 import torch
@@ -21,6 +20,7 @@ from hypothesis import assume, given, settings, strategies as st
 import frontend
 import frontend.testing
 import minitorch2
+from tests.backend.test_probes_s30 import _canon, _reset  # (the probes' comparison, shared)
 
 DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"]
 VALUES = [3.0, -2.0, 0.0, -0.0, 100.0, 1.5, -7.0, 1.0]
@@ -48,20 +48,6 @@ OPS = {  # name -> fn(lib, tensor, scalar)
     "full_like": lambda t, a, s: t.full_like(a, s),
     "maximum": lambda t, a, s: t.maximum(a, t.tensor(s)),
 }
-
-
-def _canon(r):
-    if isinstance(r, (tuple, list)):
-        return tuple(_canon(v) for v in r)
-    if hasattr(r, "dtype") and hasattr(r, "tolist"):
-        flat = r.flatten().tolist() if r.dim() else [r.item()]
-        return [repr(math.copysign(1.0, v)) + "0" if isinstance(v, float) and v == 0 else repr(v) for v in flat], \
-            tuple(r.shape), str(r.dtype).split(".")[-1]
-    return r
-
-
-def _reset(lib):
-    (frontend.reset if lib is minitorch2 else torch._dynamo.reset)()
 
 
 def _attempt(fn):
