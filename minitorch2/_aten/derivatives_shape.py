@@ -100,9 +100,7 @@ def _storage_positions(like, size, stride, offset):
 
 
 def _last_position(size, stride, offset):
-    if any(n == 0 for n in size):
-        return offset
-    return offset + sum((n - 1) * st for n, st in zip(size, stride))
+    return offset if any(n == 0 for n in size) else offset + sum((n - 1) * st for n, st in zip(size, stride))
 
 
 def alias(grad):

@@ -240,8 +240,7 @@ def _where_kernel():
         if condition.dtype is not _dtype.bool_ and condition.dtype is not _dtype.uint8:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {str(condition.dtype)[6:].capitalize()}")
         dtype = result_type(self, other)
-        shapes = [tuple(t.shape) for t in (condition, self, other) if isinstance(t, Tensor)]
-        broadcast_shapes(*shapes)
+        broadcast_shapes(*(tuple(t.shape) for t in (condition, self, other) if isinstance(t, Tensor)))
         return _ensure_array(np.where(condition._np, _np(self, dtype), _np(other, dtype)), dtype)
 
     def meta(condition, self, other):
@@ -254,7 +253,18 @@ where = _where_kernel()
 
 
 def _clamp_dtype(self, lo, hi):
-    return result_type(self, *(v for v in (lo, hi) if v is not None))
+    """ATen's clamp promotes a floating self by tensor bounds only (it reads Scalar bounds as doubles)."""
+    bounds = [v for v in (lo, hi) if v is not None]
+    if any(isinstance(v, Tensor) for v in bounds):
+        return result_type(self, *bounds)
+    return _real_bound(self.dtype if self.dtype.is_floating_point else result_type(self, *bounds))
+
+
+def _real_bound(bound):
+    """A Scalar bound (of clamp_min, clamp_max), or the dtype Scalar bounds promote clamp to: never complex."""
+    if isinstance(bound, complex) or isinstance(bound, _dtype.dtype) and bound.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    return bound
 
 
 def _clamp_kernel():
@@ -266,6 +276,7 @@ def _clamp_kernel():
             _refuse_bool_clamp(min, max)
         x = _np(self, dtype)
         floating = dtype.is_floating_point
+        min, max = (_dtype.checked_scalar(b, _dtype.float64) if isinstance(b, complex) else b for b in (min, max))
         min, max = (scalar_argument(b, dtype) if isinstance(b, (int, float)) else b for b in (min, max))
         if min is not None:  # (a float bound equal to x keeps x: clamp(-0., min=0.) is -0., as ATen's)
             x = prefer_first(x, _np(min, dtype), np.greater) if floating else np.maximum(x, _np(min, dtype))
@@ -292,8 +303,8 @@ def _refuse_bool_clamp(min, max):
 clamp = _clamp_kernel()
 
 
-clamp_min = (lambda self, min: clamp[0](self, min, None)), (lambda self, min: clamp[1](self, min, None))
-clamp_max = (lambda self, max: clamp[0](self, None, max)), (lambda self, max: clamp[1](self, None, max))
+clamp_min = tuple(lambda self, min, f=f: f(self, _real_bound(min), None) for f in clamp)
+clamp_max = tuple(lambda self, max, f=f: f(self, None, _real_bound(max)) for f in clamp)
 
 
 def _masked_fill_kernel():
@@ -303,8 +314,7 @@ def _masked_fill_kernel():
         if isinstance(value, Tensor):
             if value.dim() != 0:
                 raise RuntimeError(
-                    f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
-                )
+                    f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s).")
             value = value._np
         else:
             value = _dtype.checked_scalar(value, self.dtype, half_overflows=True)
@@ -312,8 +322,7 @@ def _masked_fill_kernel():
         if shape != tuple(self.shape):
             raise RuntimeError(
                 f"The expanded size of the tensor ({self.shape[-1] if self.dim() else 0}) must match the existing size "
-                f"at non-singleton dimension. masked_fill: mask of shape {tuple(mask.shape)} does not broadcast to {tuple(self.shape)}"
-            )
+                f"at non-singleton dimension. masked_fill: mask of shape {tuple(mask.shape)} does not broadcast to {tuple(self.shape)}")
         return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)
 
     def meta(self, mask, value):

@@ -38,9 +38,7 @@ def view_history(view):
     tensor handled in Python); else an AsStridedBackward0 window onto the base."""
     with enable_grad():
         replayed = _replay(view._view_ops, view._base)
-    if replayed is None:
-        return AsStridedBackward(view._base, view), 0
-    return replayed._grad_fn, replayed._output_nr
+    return (AsStridedBackward(view._base, view), 0) if replayed is None else (replayed._grad_fn, replayed._output_nr)
 
 
 def remember_view_ops(view, source, op, rest, kwargs):

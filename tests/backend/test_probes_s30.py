@@ -330,6 +330,31 @@ def test_threads_calling_one_compiled_function():
     check(fn, "inductor")
 
 
+@pytest.mark.parametrize("mode", ["eager", "aot_eager"])
+@pytest.mark.parametrize("bounds", [dict(min=0j), dict(min=1j), dict(max=2 + 1j), dict(min=-1 + 0j, max=0.5 + 0j)])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64"])
+def test_clamp_by_a_complex_scalar_reads_it_as_a_double_for_floating_tensors(bounds, dtype, mode):
+    """ATen's clamp keeps a floating tensor's dtype and reads a complex Scalar bound as a double (a nonzero imaginary
+    part overflows); an integer tensor promotes to complex and is refused. Ours promoted floats and clamped complexes."""
+    def fn(lib, C):
+        x = lib.tensor([1.0, -2.0, 0.25], dtype=getattr(lib, dtype))
+        return C(lambda a: (a * 1).clamp(**bounds) + 0)(x)
+    check(fn, mode)
+
+
+def test_clamp_by_a_complex_scalar_is_refused_by_the_inductor():
+    """torch's inductor clamps as clamp_min then clamp_max, which refuse a complex Scalar: NotImplementedError (torch
+    raises it when the graph runs its fallback kernel; ours while compiling, wrapped in BackendCompilerFailed)."""
+    with pytest.raises(Exception, match="clamp is not supported for complex types") as raised:
+        minitorch2.compile(lambda a: (a * 1).clamp(min=0j) + 0)(minitorch2.tensor([1.0, -2.0]))
+    assert isinstance(raised.value.__cause__, NotImplementedError)
+
+
+@pytest.mark.parametrize("op", ["clamp_min", "clamp_max"])
+def test_clamp_min_and_max_refuse_a_complex_scalar(op):
+    check(lambda lib, C: getattr(lib, op)(lib.tensor([1.0, -2.0]), 0j), "eager")
+
+
 # ---------------------------------------------------------------- not fixed
 @pytest.mark.xfail(strict=True, reason="torch's fake fill_ does not check that the value fits the dtype: aot_eager "
                    "raises the cast's RuntimeError when it runs; ours raises while tracing (TorchRuntimeError)")
@@ -365,13 +390,6 @@ def test_eager_double_backward_rounds_as_torch():
                    "pin it and raise ConstraintViolationError; ours keeps it symbolic and computes")
 def test_marked_dynamic_size_2_specialized_by_floor_division_raises():
     check_sizes(lambda t: lambda x: x.new_ones(x.shape[0] // 3, (x.shape[0] % 3) + 1), "aot_eager", mark=True)
-
-
-@pytest.mark.xfail(strict=True, reason="SILENT: float_tensor.clamp(min=1j): ATen reads a floating tensor's complex bound "
-                   "as a double (a nonzero imaginary part raises RuntimeError; 0j is 0.0, the result float32); ours "
-                   "promotes to complex64 and clamps")
-def test_clamp_of_a_float_tensor_by_a_complex_bound():
-    check(lambda lib, C: (lambda a: (a.clamp(min=0j), a.clamp(min=1j)))(lib.tensor([1.0, -2.0])), "eager")
 
 
 @pytest.mark.xfail(strict=True, reason="float_tensor.add_(0j) compiled: torch's aot_eager computes (float32, the "
