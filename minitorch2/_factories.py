@@ -109,9 +109,9 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def _finish(t, requires_grad):
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    if requires_grad and not t.dtype.is_inexact:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    return t.requires_grad_(True) if requires_grad else t
 
 
 def _device(name):

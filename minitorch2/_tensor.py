@@ -133,7 +133,7 @@ class _VersionCounter:
 class Tensor:
     __slots__ = (
         "_np", "_storage", "_shape", "_stride", "_offset", "dtype", "_version_counter",
-        "_requires_grad", "grad", "_grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
+        "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
         "_grad_fn_version", "_view_ops", "_accumulator", "_is_wrapped_number", "__weakref__", "__dict__",
     )
 
@@ -163,7 +163,7 @@ class Tensor:
         self.dtype = dtype
         self._version_counter = version_counter or _VersionCounter()
         self._requires_grad = False
-        self.grad = None
+        self._grad = None
         self._grad_fn = None
         self._output_nr = 0
         self._base = None
@@ -302,13 +302,9 @@ class Tensor:
                 "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
         if value and not self.dtype.is_inexact:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         _inference_tensors.check_requires_grad(self, value)
         self._requires_grad = bool(value)
-
-    def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
-        return self
 
     @property
     def is_leaf(self):

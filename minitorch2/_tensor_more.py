@@ -10,6 +10,7 @@ script asks of `untyped_storage()` (data_ptr, ==, copy_).
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
 import re
+import warnings
 import weakref
 
 import numpy as np
@@ -25,6 +26,14 @@ _LEGACY_NAMES = {
 }
 
 
+_NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, "
+    "use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the "
+    "leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+
+
 class _Conveniences:
     # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
     is_cpu = property(lambda self: True)
@@ -34,6 +43,37 @@ class _Conveniences:
     @property
     def layout(self):
         return "torch.strided"
+
+    def requires_grad_(self, requires_grad=True):
+        if requires_grad and not self.dtype.is_inexact and self._grad_fn is None:  # (torch's words here: no complex)
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self):
+        """What backward() accumulated; read unset on a non-leaf that does not retain it, torch's warning."""
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        from ._out import _CPP_TYPE, _SCALAR_TYPE  # (_out.py imports _tensor.py, which imports this module)
+        from ._tensor import Tensor  # (_tensor.py imports this module)
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+        if value is not None and tuple(value.shape) != tuple(self.shape):
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                               f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
+        if value is not None and value.dtype is not self.dtype:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype '{_CPP_TYPE[value.dtype.name]}' to a tensor with "
+                f"grad_dtype '{_SCALAR_TYPE[self.dtype.name]}'. The gradient must match the tensor's grad_dtype "
+                "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, "
+                "or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                "gradient may break downstream systems that assume they match.")
+        self._grad = value
 
     def is_complex(self):
         return self.dtype.is_complex

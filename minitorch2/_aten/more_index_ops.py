@@ -69,6 +69,9 @@ def _pad_widths(self, pad):
     widths = [(0, 0)] * self.dim()
     for i in range(len(pad) // 2):
         widths[self.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    for size, (lo, hi) in zip(self.shape, widths):  # (ATen narrows by negative pads first, the left one first)
+        if size + min(lo, 0) < 0 or size + min(lo, 0) + min(hi, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
     return widths
 
 

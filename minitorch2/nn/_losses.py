@@ -8,6 +8,7 @@ cross_entropy_loss_prob_target and _label_smoothing), with its argument
 checks, error classes and messages.
 """
 import math
+import warnings
 
 from .. import _dtype, _functions
 from .._aten.meta_util import broadcast_shapes
@@ -125,14 +126,24 @@ def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_s
     return aten.add.Tensor(aten.mul.Scalar(nll, 1 - label_smoothing), smooth)
 
 
+def _broadcast_with_warning(input, target):
+    """The pointwise losses' (l1, mse, smooth_l1, huber) operands broadcast, with torch's warning where they differ."""
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", stacklevel=3)
+        return _functions.broadcast_tensors(input, target)
+    return input, target
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    input, target = _broadcast_with_warning(input, target)
     reduction = _reduction(reduction, size_average, reduce)
-    if tuple(input.shape) != tuple(target.shape):
-        input, target = _functions.broadcast_tensors(input, target)
     return aten.mse_loss.default(input, target, _REDUCTIONS[reduction])
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    input, target = _broadcast_with_warning(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     loss = aten.abs.default(aten.sub.Tensor(input, target))
     if reduction == "mean":

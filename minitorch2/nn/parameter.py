@@ -13,6 +13,8 @@ class Parameter(Tensor):
             data = empty(0)
         p = object.__new__(cls)
         p._init_from(data._np, data._storage, data._shape, data._stride, data._offset, data.dtype)
+        if requires_grad and not p.dtype.is_inexact:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         p.requires_grad = requires_grad
         return p
 

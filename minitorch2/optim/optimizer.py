@@ -6,11 +6,13 @@ parameters track PyTorch's over many steps within float32 rounding. The helpers 
 the optimizers share: the Adam family's checks, float32 scalar state, zeroed moment buffers,
 PyTorch's rounding of `scalar / tensor`, and the prologue of the multi-tensor (foreach) updates.
 """
+import warnings
 from collections import defaultdict
 
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._compile_markers import graph_break, is_compiling
+from .._functions_extra import typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
@@ -135,14 +137,36 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, group):
-        group = dict(group)
+        """Checks and completes `group` in place (torch's order of keys: a named group's "param_names" follows the
+        keys it came with, then each default it lacks), then appends it."""
+        if not isinstance(group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(group)}")
         params = group["params"]
-        one_tensor = not isinstance(params, (list, tuple)) and hasattr(params, "requires_grad")
-        group["params"] = [params] if one_tensor else list(params)
+        if isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                            "tensors in sets will change between runs. Please use a list instead.")
+        group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        named = [p for p in group["params"] if isinstance(p, tuple)]
+        if named and len(named) != len(group["params"]):
+            raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+        if named:
+            group["params"], group["param_names"] = [p for _, p in named], [name for name, _ in named]
+        for p in group["params"]:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
+            if not self.defaults.get("differentiable") and not (p.is_leaf or p.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             group.setdefault(name, default)
+        if len({id(p) for p in group["params"]}) != len(group["params"]):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
+        for other in self.param_groups:
+            if ("param_names" in group) != ("param_names" in other):
+                raise ValueError("all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{'with' if 'param_names' in group else 'without'} names to the optimizer")
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")

@@ -9,11 +9,11 @@ need nothing of their own), with PyTorch's argument checks, warnings, error clas
 import math
 import warnings
 
-from ... import _dtype, _functions
+from ... import _dtype
 from ..._ops import ops
 from ...autograd import grad_mode as _grad_mode
 from .. import functional as F
-from .._losses import _reduction
+from .._losses import _broadcast_with_warning, _reduction
 from .module import Module
 
 __all__ = [
@@ -40,14 +40,6 @@ def _reduce(loss, reduction):
     if reduction == "mean":
         return aten.mean.default(loss)
     return aten.sum.default(loss) if reduction == "sum" else loss
-
-
-def _broadcast_with_warning(input, target):
-    if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
-                      "same size.", stacklevel=3)
-    return _functions.broadcast_tensors(input, target)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
