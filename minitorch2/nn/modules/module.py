@@ -131,16 +131,6 @@ class Module(ModuleHooks, ModuleConveniences):
 
     register_module = add_module
 
-    def get_submodule(self, target):
-        module = self
-        if target == "":
-            return module
-        for item in target.split("."):
-            if item not in module._modules:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = module._modules[item]
-        return module
-
     # ------------------------------------------------------------------ traversal
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         if memo is None:

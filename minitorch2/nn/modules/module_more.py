@@ -170,6 +170,17 @@ class ModuleConveniences:
         """Parameters and buffers replaced by uninitialized ones on `device` (of this module only, recurse=False)."""
         return self._apply_to_tensors(lambda t: empty_like(t, device=device), recurse)
 
+    def get_submodule(self, target):
+        """The module at a dotted path of attributes (as torch's, through getattr: a compiled module's names too)."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, ModuleConveniences):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
     def set_submodule(self, target, module, strict=False):
         """Replace (or, strict=False, add) the submodule at dotted `target`: only a module, only over a module."""
         if target == "":
