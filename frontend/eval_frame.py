@@ -324,6 +324,8 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
             fn = fn._torchdynamo_orig_callable
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)
+        if isinstance(fn, functools.partial):  # its function compiled, its arguments bound in front as before
+            return functools.partial(self(fn.func), *fn.args, **fn.keywords)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
             func, bound = fn.__func__, (fn.__self__,)
         elif inspect.isfunction(fn):

@@ -192,6 +192,3 @@ class Module(ModuleHooks, ModuleConveniences):
 
     def eval(self):
         return self.train(False)
-
-    def _get_name(self):
-        return type(self).__name__

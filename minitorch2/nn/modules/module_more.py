@@ -170,6 +170,9 @@ class ModuleConveniences:
         """Parameters and buffers replaced by uninitialized ones on `device` (of this module only, recurse=False)."""
         return self._apply_to_tensors(lambda t: empty_like(t, device=device), recurse)
 
+    def _get_name(self):
+        return type(self).__name__
+
     def get_submodule(self, target):
         """The module at a dotted path of attributes (as torch's, through getattr: a compiled module's names too)."""
         module = self
