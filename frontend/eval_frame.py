@@ -214,7 +214,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
     for entry in entries:
-        if entry.backend is backend and entry.guard_fn(L, G) is None:
+        if entry.backend == backend and entry.guard_fn(L, G) is None:  # (torch.compile's backends: equal)
             return _run(entry, fn, args, kwargs, L, G)
     if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
         return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))

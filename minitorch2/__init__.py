@@ -82,7 +82,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
     if model is None:
         return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
                                  options=options, disable=disable)
-    backend = _compile_args.checked_backend(backend, mode, options)  # (torch's checks come before disable=)
+    backend = _compile_args.checked_backend(backend, mode, options, dynamic)  # (checked before disable=, as torch's)
     if disable:
         return model
     import frontend  # deferred: the runtime never loads the compiler layers until compile is called; they import it

@@ -3,7 +3,8 @@
 
 Runtime layer, coverage surface: minitorch2.compile calls checked_backend() before handing the function to
 frontend.optimize; no stage of the pipeline reads this module. As in torch, only the "inductor" backend reads
-mode and options: another backend is handed them unchecked (here: ignored).
+mode and options: another backend is handed them unchecked, as keyword arguments (this library's own backends by
+name are not: as torch's eager, they would ignore them).
 """
 import functools
 
@@ -26,13 +27,17 @@ TUNING_OPTIONS = {
 APPLIED_OPTIONS = {"debug": bool, "max_fusion_size": int}
 
 
-def checked_backend(backend, mode, options):
-    """torch.compile(backend=, mode=, options=) -> the backend to compile with: `backend`, or for inductor with
-    options backend.config has, one that compiles under them. Raises RuntimeError in torch's words."""
+def checked_backend(backend, mode, options, dynamic):
+    """torch.compile(backend=, mode=, options=, dynamic=) -> the CompileBackend to compile with. Raises in torch's
+    words: RuntimeError for mode and options, InvalidBackend for a backend name no one registered."""
+    from frontend.backends import lookup_backend  # deferred: the compiler layers load at the first compile
+
     if mode is not None and options is not None:
         raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
-    if backend not in (None, "inductor"):
-        return backend
+    mode = None if mode == "default" else mode
+    if backend not in (None, "inductor"):  # handed mode and options, if it is the user's: torch's eager ignores them
+        kwargs = {**({"mode": mode} if mode else {}), **({"options": options} if options else {})}
+        return CompileBackend(lookup_backend(backend), kwargs if callable(backend) else {}, (kwargs, dynamic))
     if mode is not None and mode not in MODES:
         raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(MODES)}")
     known = {**APPLIED_OPTIONS, **TUNING_OPTIONS}
@@ -45,16 +50,35 @@ def checked_backend(backend, mode, options):
                                f"{known[name].__name__}")
     applied = tuple(sorted((key.replace("-", "_"), value) for key, value in (options or {}).items()
                            if key.replace("-", "_") in APPLIED_OPTIONS))
-    return _patched_inductor(applied) if applied else backend
+    fn = _patched_inductor(backend, applied) if applied else lookup_backend(backend)
+    return CompileBackend(fn, {}, (mode, options or {}, dynamic))
 
 
-@functools.cache  # one backend per set of options: compiling twice with the same options reuses the cache entries
-def _patched_inductor(applied):
+class CompileBackend:
+    """The backend of one torch.compile call, as torch's compile wrappers: the backend's function, called with the
+    keyword arguments it is handed. Two calls' backends are equal, and share compiled entries (eval_frame.py compares
+    them), when they have the same function, mode, options and dynamic=; otherwise the frame compiles anew."""
+
+    def __init__(self, fn, kwargs, key):
+        self.fn, self.kwargs, self.key = fn, kwargs, key
+        self.__name__ = getattr(fn, "__name__", repr(fn))  # (named in BackendCompilerFailed)
+
+    def __call__(self, gm, example_inputs):
+        return self.fn(gm, example_inputs, **self.kwargs)
+
+    def __eq__(self, other):
+        return isinstance(other, CompileBackend) and (self.fn, self.key) == (other.fn, other.key)
+
+    __hash__ = object.__hash__
+
+
+@functools.cache  # one backend function per set of options: compiling twice with the same options shares entries
+def _patched_inductor(backend, applied):
     def inductor_with_options(gm, example_inputs):
         from backend import config  # deferred by layering: the backend loads at the first compile
-        from frontend.backends import inductor  # (deferred with it)
+        from frontend.backends import lookup_backend  # (deferred with it)
 
         with config.patch(dict(applied)):
-            return inductor(gm, example_inputs)
+            return lookup_backend(backend)(gm, example_inputs)
 
     return inductor_with_options

@@ -252,3 +252,22 @@ def test_explain_counts():
     t, m = _both(lambda lib, counter: [(e.graph_count, e.graph_break_count, e.op_count)
                                        for e in [_dynamo(lib).explain(h)(lib.ones(3))]])
     assert m == t
+
+
+def test_each_compile_call_shares_entries_with_an_equal_one():
+    """A frame compiled by one torch.compile call is reused by another only with the same backend, mode, options and
+    dynamic= (torch's compile wrappers compare equal); a user's backend is handed mode= as a keyword argument."""
+    def run(lib, counter_class):
+        counter, x, counts = counter_class(), lib.ones(3), []
+
+        def f(x):
+            return x + 1
+
+        for kwargs in [{}, {}, {"dynamic": False}, {"dynamic": False}, {"dynamic": True}, {"dynamic": None}]:
+            lib.compile(f, backend=counter, **kwargs)(x)
+            counts.append(counter.frame_count)
+        error = _error(lambda: lib.compile(f, backend=counter, mode="max-autotune")(x))
+        return counts, error[0], [line for line in error[1].splitlines() if line.startswith("TypeError")]
+
+    t, m = _both(run)
+    assert m == t
