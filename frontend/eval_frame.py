@@ -289,6 +289,9 @@ class OptimizedModule(minitorch2.nn.Module):
         object.__setattr__(self, "_compile_wrapper", compile_wrapper)
         del self.__dict__["training"]  # read from the original (__getattr__), as torch's: model.eval() shows here
 
+    # compiled again (torch.compile(compiled)), as Dynamo's innermost_fn: the original's forward, a bound method
+    _torchdynamo_orig_callable = property(lambda self: self._orig_mod.forward)
+
     def __setattr__(self, name, value):  # as torch's: a compiled module's attributes are its original's
         if "_orig_mod" in self._modules and not hasattr(type(self), name):
             return setattr(self._orig_mod, name, value)

@@ -271,3 +271,15 @@ def test_each_compile_call_shares_entries_with_an_equal_one():
 
     t, m = _both(run)
     assert m == t
+
+
+def test_compiling_a_compiled_module_compiles_its_forward():
+    def run(lib, counter_class):
+        counter, m = counter_class(), lib.nn.Linear(3, 2)
+        c = lib.compile(m, backend=counter)
+        cc = lib.compile(c, backend=counter)
+        out = [type(cc).__name__, list(cc(lib.ones(1, 3)).shape), counter.frame_count]
+        return out + [list(c(lib.ones(1, 3)).shape), counter.frame_count, [type(x).__name__ for x in c.modules()]]
+
+    t, m = _both(run)
+    assert m == t

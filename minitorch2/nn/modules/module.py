@@ -145,9 +145,6 @@ class Module(ModuleHooks, ModuleConveniences):
                 continue
             yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
-    def modules(self):
-        yield from (m for _, m in self.named_modules())
-
     def named_children(self):
         seen = set()
         for name, module in self._modules.items():

@@ -170,6 +170,9 @@ class ModuleConveniences:
         """Parameters and buffers replaced by uninitialized ones on `device` (of this module only, recurse=False)."""
         return self._apply_to_tensors(lambda t: empty_like(t, device=device), recurse)
 
+    def modules(self):
+        yield from (m for _, m in self.named_modules())
+
     def _get_name(self):
         return type(self).__name__
 
