@@ -292,6 +292,9 @@ class OptimizedModule(minitorch2.nn.Module):
     # compiled again (torch.compile(compiled)), as Dynamo's innermost_fn: the original's forward, a bound method
     _torchdynamo_orig_callable = property(lambda self: self._orig_mod.forward)
 
+    def __reduce__(self):  # pickled and deep-copied as torch's: a new OptimizedModule of the original, copied
+        return type(self), (self._orig_mod, self._compile_wrapper)
+
     def __setattr__(self, name, value):  # as torch's: a compiled module's attributes are its original's
         if "_orig_mod" in self._modules and not hasattr(type(self), name):
             return setattr(self._orig_mod, name, value)

@@ -5,8 +5,10 @@ errors and when they are raised), the compiled module object (state dicts, get_s
 what may be compiled (a lambda, a functools.partial, a bound method, a decorator with arguments), torch.compiler's
 and torch._dynamo's helpers, and errors raised through a compiled function.
 """
+import copy
 import functools
 import io
+import pickle
 
 import pytest
 import torch
@@ -280,6 +282,22 @@ def test_compiling_a_compiled_module_compiles_its_forward():
         cc = lib.compile(c, backend=counter)
         out = [type(cc).__name__, list(cc(lib.ones(1, 3)).shape), counter.frame_count]
         return out + [list(c(lib.ones(1, 3)).shape), counter.frame_count, [type(x).__name__ for x in c.modules()]]
+
+    t, m = _both(run)
+    assert m == t
+
+
+def test_compiled_module_pickled_and_deep_copied():
+    """A new compiled module of a copy of the original, as torch's __reduce__. (torch runs the copy with the entries
+    compiled for the original; minitorch2's guards hold the module's identity, so it compiles the copy anew.)"""
+    def run(lib, counter):
+        lib.manual_seed(0)  # (torch.nn's classes: a class local to a test does not pickle)
+        c, x = lib.compile(lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.ReLU()), backend="eager"), lib.ones(1, 3)
+        out = []
+        for copied in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
+            out += [type(copied).__name__, type(copied._orig_mod).__name__, copied._orig_mod is not c._orig_mod,
+                    copied(x).tolist() == c(x).tolist(), list(copied.state_dict())]
+        return out
 
     t, m = _both(run)
     assert m == t

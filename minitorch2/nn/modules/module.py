@@ -152,9 +152,6 @@ class Module(ModuleHooks, ModuleConveniences):
                 seen.add(module)
                 yield name, module
 
-    def children(self):
-        yield from (m for _, m in self.named_children())
-
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
         seen = set()
         modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
@@ -183,7 +180,7 @@ class Module(ModuleHooks, ModuleConveniences):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
-        for module in self.children():
+        for _, module in self.named_children():
             module.train(mode)
         return self
 

@@ -173,6 +173,9 @@ class ModuleConveniences:
     def modules(self):
         yield from (m for _, m in self.named_modules())
 
+    def children(self):
+        yield from (m for _, m in self.named_children())
+
     def _get_name(self):
         return type(self).__name__
 
