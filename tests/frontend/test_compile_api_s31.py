@@ -301,3 +301,8 @@ def test_compiled_module_pickled_and_deep_copied():
 
     t, m = _both(run)
     assert m == t
+
+
+def test_module_compile_checks_mode_as_torch_compile():
+    t, m = _both(lambda lib, counter: _error(lambda: lib.nn.Linear(3, 2).compile(mode="bogus")))
+    assert t is not None and m == t

@@ -138,7 +138,9 @@ class ModuleConveniences:
         torch.nn forward (Sequential's) runs as written, and the user modules it calls compile."""
         import frontend  # deferred: the compiler layers load at the first compile (as minitorch2.compile)
         from frontend.profile_capture import is_user_or_exec_code  # (deferred with it)
+        from ..._compile_args import checked_backend  # (deferred with it: it imports the frontend's backends)
 
+        backend = checked_backend(backend, options.get("mode"), options.get("options"), dynamic)  # torch.compile's
         wrapper, forward = frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic), type(self).forward
         call = frontend.eager_frame.run_skipped if not is_user_or_exec_code(forward.__code__) else \
             lambda fn, args, kwargs, compile_wrapper: compile_wrapper.call(fn, args, kwargs)
