@@ -1,15 +1,18 @@
-"""torch.compile's `mode=` and `options=`: checked as torch checks them, when torch.compile is called (before
-`disable=` is looked at), and the options this backend has applied to its compiles.
+"""torch.compile's `backend=`, `mode=` and `options=`: checked as torch checks them, when torch.compile is called
+(before `disable=` is looked at), and made into the CompileBackend the call compiles with: equal to another call's
+when torch's compile wrappers would be (then the two share a frame's compiled entries), running the inductor under
+the options backend.config has.
 
-Runtime layer, coverage surface: minitorch2.compile calls checked_backend() before handing the function to
-frontend.optimize; no stage of the pipeline reads this module. As in torch, only the "inductor" backend reads
-mode and options: another backend is handed them unchecked, as keyword arguments (this library's own backends by
-name are not: as torch's eager, they would ignore them).
+Runtime layer, coverage surface: minitorch2.compile and Module.compile call checked_backend() before handing the
+function to frontend.optimize; no stage of the pipeline reads this module. As in torch, only the "inductor" backend
+reads mode and options: another backend is handed them unchecked, as keyword arguments (this library's own backends
+by name are not: as torch's eager, they would ignore them).
 """
 import functools
 
-# torch's modes (torch._inductor.list_mode_options). On a CPU they change nothing this backend computes:
-# "reduce-overhead" asks for CUDA graphs, the max-autotune modes for a search over GPU kernel configurations.
+# torch's modes (torch._inductor.list_mode_options). None changes a value computed here: "reduce-overhead" asks for
+# CUDA graphs, the max-autotune modes for a search over GPU kernel configurations, "lite" for fewer of Inductor's
+# passes (which this backend runs regardless).
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
 
 # The options torch's Inductor knows that only choose how kernels are searched for, timed, cached, traced or run on a
