@@ -83,6 +83,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/utils/_swap.py", "minitorch2/__future__.py",
         # config.patch(...) of frontend.config and backend.config (torch._dynamo / torch._inductor config.patch)
         "minitorch2/_config_patch.py",
+        "minitorch2/_compile_args.py",  # torch.compile's mode= and options= checked, as torch checks them
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
         # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)

@@ -16,11 +16,13 @@ from minitorch2._compile_markers import graph_break, is_compiling
 
 from . import config, exc, testing, utils
 from .backends import list_backends, lookup_backend, register_backend
-from .compiler import allow_in_graph, disable, disallow_in_graph, set_stance
+from .compiler import (allow_in_graph, assume_constant_result, disable, disallow_in_graph, mark_static_address,
+                       set_stance)
 from .dynamic_shapes import mark_dynamic, mark_static, maybe_mark_dynamic
 from .eval_frame import OptimizedModule, optimize, reset
 from .explain import explain
 
 __all__ = ["optimize", "explain", "reset", "disable", "graph_break", "is_compiling", "config", "testing", "exc",
-           "utils", "register_backend", "list_backends", "lookup_backend", "OptimizedModule", "set_stance", "allow_in_graph",
-           "disallow_in_graph", "mark_dynamic", "mark_static", "maybe_mark_dynamic"]
+           "utils", "register_backend", "list_backends", "lookup_backend", "OptimizedModule", "set_stance",
+           "allow_in_graph", "disallow_in_graph", "mark_dynamic", "mark_static", "maybe_mark_dynamic",
+           "assume_constant_result", "mark_static_address"]

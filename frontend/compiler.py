@@ -137,6 +137,24 @@ def _add_while_alive(table, fn):
         weakref.finalize(fn, table.discard, id(fn))
 
 
+def assume_constant_result(fn):
+    """Calls of fn in a compiled frame run while tracing; the graph holds their result as a constant, unguarded."""
+    fn._dynamo_marked_constant = True
+    return fn
+
+
+def mark_static_address(t, guard=False):
+    """torch._dynamo.mark_static_address: t keeps its memory across calls, which only CUDA graphs read; here the mark
+    is kept and nothing reads it."""
+    if not isinstance(t, minitorch2.Tensor):
+        raise TypeError(f"mark_static_address expects a tensor but received {type(t)}")
+    t._dynamo_static_input_type = "guarded" if guard else "unguarded"
+
+
+def cudagraph_mark_step_begin():
+    """Start a new step of CUDA-graph trees: nothing to do, as there are no CUDA graphs on a CPU."""
+
+
 def disable(fn=None, recursive=True, *, reason=None):
     """Run fn (or, as a decorator, the decorated function) without compiling anything inside it."""
     if fn is None:
@@ -152,5 +170,6 @@ def disable(fn=None, recursive=True, *, reason=None):
 
 
 __all__ = ["compile", "disable", "reset", "list_backends", "is_compiling", "is_dynamo_compiling", "is_exporting",
-           "set_stance", "allow_in_graph"]
+           "set_stance", "allow_in_graph", "assume_constant_result", "cudagraph_mark_step_begin",
+           "mark_static_address"]
 

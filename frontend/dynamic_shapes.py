@@ -28,12 +28,17 @@ _setting = threading.local()  # the `dynamic=` of the compile now translating (N
 def mark_dynamic(t, index, *, min=None, max=None):
     """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters; a program that
     specializes it then fails to compile (ConstraintViolationError)."""
-    t.__dict__.setdefault("_dynamo_dynamic_indices", set()).update([index] if isinstance(index, int) else index)
+    t.__dict__.setdefault("_dynamo_dynamic_indices", set()).update(_indices(index))
 
 
 def maybe_mark_dynamic(t, index):
     """As mark_dynamic, but a program may specialize the dim."""
-    t.__dict__.setdefault("_dynamo_weak_dynamic_indices", set()).update([index] if isinstance(index, int) else index)
+    t.__dict__.setdefault("_dynamo_weak_dynamic_indices", set()).update(_indices(index))
+
+
+def _indices(index):
+    assert isinstance(index, (int, list, tuple)), f"Expected index to be int, list, or tuple, got {type(index)}"
+    return [index] if isinstance(index, int) else index
 
 
 def strictly_marked_dims(tensor):
@@ -51,8 +56,7 @@ def dim_marks(tensor):
 
 def mark_static(t, index=None):
     """Keep dim `index` (all dims when None) of t static, even where automatic dynamic would not."""
-    indices = range(t.dim()) if index is None else [index] if isinstance(index, int) else index
-    t.__dict__.setdefault("_dynamo_static_indices", set()).update(indices)
+    t.__dict__.setdefault("_dynamo_static_indices", set()).update(range(t.dim()) if index is None else _indices(index))
 
 
 @contextlib.contextmanager

@@ -214,7 +214,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
     for entry in entries:
-        if entry.backend is backend and entry.guard_fn(L, G) is None:
+        if entry.backend == backend and entry.guard_fn(L, G) is None:  # (torch.compile's backends: equal)
             return _run(entry, fn, args, kwargs, L, G)
     if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
         return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))
@@ -289,6 +289,12 @@ class OptimizedModule(minitorch2.nn.Module):
         object.__setattr__(self, "_compile_wrapper", compile_wrapper)
         del self.__dict__["training"]  # read from the original (__getattr__), as torch's: model.eval() shows here
 
+    # compiled again (torch.compile(compiled)), as Dynamo's innermost_fn: the original's forward, a bound method
+    _torchdynamo_orig_callable = property(lambda self: self._orig_mod.forward)
+
+    def __reduce__(self):  # pickled and deep-copied as torch's: a new OptimizedModule of the original, copied
+        return type(self), (self._orig_mod, self._compile_wrapper)
+
     def __setattr__(self, name, value):  # as torch's: a compiled module's attributes are its original's
         if "_orig_mod" in self._modules and not hasattr(type(self), name):
             return setattr(self._orig_mod, name, value)
@@ -324,6 +330,8 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
             fn = fn._torchdynamo_orig_callable
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)
+        if isinstance(fn, functools.partial):  # its function compiled, its arguments bound in front as before
+            return functools.partial(self(fn.func), *fn.args, **fn.keywords)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
             func, bound = fn.__func__, (fn.__self__,)
         elif inspect.isfunction(fn):

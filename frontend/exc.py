@@ -44,7 +44,7 @@ class BackendCompilerFailed(TorchDynamoException):
 
 class InvalidBackend(TorchDynamoException):
     def __init__(self, name):
-        super().__init__(f"Invalid backend: {name!r}, see `frontend.list_backends()` for available backends.")
+        super().__init__(f"Invalid backend: {name!r}, see `torch._dynamo.list_backends()` for available backends.")
 
 
 class FailOnRecompileLimitHit(Exception):

@@ -60,5 +60,5 @@ def ___duplicate_tensors(names, *tensors):
 def guard_failures(fn, entries, L, backend):
     """(frame_id/entry, the guard that failed) for each cache entry of fn, the latest first."""
     return [(f"{_logging.frame_id(fn.__code__)}/{i}",
-             e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
+             e.guard_fn(L, G=fn.__globals__) if e.backend == backend else "compiled for a different backend")
             for i, e in reversed(list(enumerate(entries)))]

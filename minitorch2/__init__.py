@@ -82,14 +82,15 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
     if model is None:
         return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
                                  options=options, disable=disable)
+    backend = _compile_args.checked_backend(backend, mode, options, dynamic)  # (checked before disable=, as torch's)
     if disable:
         return model
-    # deferred: the runtime never loads the compiler layers until compile is called; they import it
-    import frontend
+    import frontend  # deferred: the runtime never loads the compiler layers until compile is called; they import it
 
     return frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic)(model)
 
 
 from ._unsupported import module_getattr as _module_getattr  # noqa: E402
+from . import _compile_args  # noqa: E402
 
 __getattr__ = _module_getattr("minitorch2", "torch")

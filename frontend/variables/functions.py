@@ -96,6 +96,9 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
             raise Unsupported("frontend.graph_break() called", "graph_break")
         if self.fn is is_compiling:
             return ConstantVariable(True)
+        if self.fn.__dict__.get("_dynamo_marked_constant"):  # torch.compiler.assume_constant_result: run now, a constant
+            return ConstantVariable(self.fn(*[a.as_python_constant() for a in args],
+                                            **{k: v.as_python_constant() for k, v in kwargs.items()}))
         if self.fn.__code__ is CONTEXTMANAGER_CODE:  # a @contextmanager function: its generator runs at `with`
             wrapped = AttrSource(self.source, "__wrapped__") if self.source is not None else None
             return GeneratorContextVariable(UserFunctionVariable(self.fn.__wrapped__, wrapped), args, kwargs)

@@ -131,16 +131,6 @@ class Module(ModuleHooks, ModuleConveniences):
 
     register_module = add_module
 
-    def get_submodule(self, target):
-        module = self
-        if target == "":
-            return module
-        for item in target.split("."):
-            if item not in module._modules:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = module._modules[item]
-        return module
-
     # ------------------------------------------------------------------ traversal
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         if memo is None:
@@ -155,18 +145,12 @@ class Module(ModuleHooks, ModuleConveniences):
                 continue
             yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
-    def modules(self):
-        yield from (m for _, m in self.named_modules())
-
     def named_children(self):
         seen = set()
         for name, module in self._modules.items():
             if module is not None and module not in seen:
                 seen.add(module)
                 yield name, module
-
-    def children(self):
-        yield from (m for _, m in self.named_children())
 
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
         seen = set()
@@ -196,12 +180,9 @@ class Module(ModuleHooks, ModuleConveniences):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
-        for module in self.children():
+        for _, module in self.named_children():
             module.train(mode)
         return self
 
     def eval(self):
         return self.train(False)
-
-    def _get_name(self):
-        return type(self).__name__

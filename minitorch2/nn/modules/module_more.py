@@ -138,7 +138,9 @@ class ModuleConveniences:
         torch.nn forward (Sequential's) runs as written, and the user modules it calls compile."""
         import frontend  # deferred: the compiler layers load at the first compile (as minitorch2.compile)
         from frontend.profile_capture import is_user_or_exec_code  # (deferred with it)
+        from ..._compile_args import checked_backend  # (deferred with it: it imports the frontend's backends)
 
+        backend = checked_backend(backend, options.get("mode"), options.get("options"), dynamic)  # torch.compile's
         wrapper, forward = frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic), type(self).forward
         call = frontend.eager_frame.run_skipped if not is_user_or_exec_code(forward.__code__) else \
             lambda fn, args, kwargs, compile_wrapper: compile_wrapper.call(fn, args, kwargs)
@@ -169,6 +171,26 @@ class ModuleConveniences:
     def to_empty(self, *, device, recurse=True):
         """Parameters and buffers replaced by uninitialized ones on `device` (of this module only, recurse=False)."""
         return self._apply_to_tensors(lambda t: empty_like(t, device=device), recurse)
+
+    def modules(self):
+        yield from (m for _, m in self.named_modules())
+
+    def children(self):
+        yield from (m for _, m in self.named_children())
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def get_submodule(self, target):
+        """The module at a dotted path of attributes (as torch's, through getattr: a compiled module's names too)."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, ModuleConveniences):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
 
     def set_submodule(self, target, module, strict=False):
         """Replace (or, strict=False, add) the submodule at dotted `target`: only a module, only over a module."""
