@@ -182,7 +182,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/weight_norm_ops.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
         "minitorch2/nn/modules/activation_more.py",
-        "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
+        "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py", "minitorch2/nn/modules/conv_padding.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
         "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
         # nn.Module's hook registration and its full backward hooks (module.py's __call__ runs them)

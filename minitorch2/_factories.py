@@ -7,6 +7,7 @@ factories draw from the PyTorch-exact generator in minitorch2/_random.py.
 import array
 import collections
 import numbers
+import warnings
 
 import numpy as np
 
@@ -77,8 +78,14 @@ def _to_nested(data):
     return data
 
 
+_COPY_CONSTRUCT = ("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                   "sourceTensor.detach().clone().requires_grad_(True), rather than {}.")
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype.as_dtype(dtype)
+    if isinstance(data, Tensor):
+        warnings.warn(_COPY_CONSTRUCT.format("torch.tensor(sourceTensor)"), stacklevel=2)
     if isinstance(data, (Tensor, np.ndarray)):
         copy = preserved_copy(data, dtype)
     else:
@@ -132,11 +139,7 @@ def _options(dtype, layout, device, pin_memory, memory_format=None, *, from_tens
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
                            "allocator is available on this system.")
-    options = {}
-    if dtype is not None:
-        options["dtype"] = dtype
-    if layout is not None:
-        options["layout"] = layout
+    options = {name: value for name, value in (("dtype", dtype), ("layout", layout)) if value is not None}
     if device is not None or not from_tensor:
         options["device"] = _device(CPU if device is None else device)
     options["pin_memory"] = False

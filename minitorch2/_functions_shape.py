@@ -109,10 +109,6 @@ def expand(input, size):
 select = _function_of(aten.select.int)
 
 
-def narrow(input, dim, start, length):
-    return aten.slice.Tensor(input, dim, start, start + length)
-
-
 diagonal = _function_of(aten.diagonal.default)
 as_strided = _function_of(aten.as_strided.default)
 as_strided_scatter = _function_of(aten.as_strided_scatter.default)
@@ -163,6 +159,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input.shape[dim]
     each = (size + chunks - 1) // chunks  # (ATen's steps: over a SymInt, the graph's add, sub and floordiv)
     if each == 0 and size == 0:  # (split would give one empty piece, not `chunks`)

@@ -15,8 +15,25 @@ from ._functions_pointwise import mul
 from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
 from ._ops import ops
 from ._out import EXACT, TENSORDOT, out_variant
+from ._tensor import Tensor, wrap_dim
 
 aten = ops.aten
+
+
+def narrow(input, dim, start, length):
+    """ATen's narrow, a slice of `length` from `start` (from the end where negative; a tensor start gives its value),
+    with its checks in its order."""
+    start = start.item() if isinstance(start, Tensor) else start
+    if input.dim() == 0 or length < 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor." if input.dim() == 0 else
+                           "narrow(): length must be non-negative.")
+    size = input.shape[wrap_dim(dim, input.dim())]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return aten.slice.Tensor(input, dim, start, start + length)
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):

@@ -7,7 +7,9 @@ reads its arguments (a device other than the CPU, or a wrong argument, refused i
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
-from ._factories import _finish, _options, _size, tensor as make_tensor
+import warnings
+
+from ._factories import _COPY_CONSTRUCT, _finish, _options, _size, tensor as make_tensor
 from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
 from ._functions_shape_more import flip, tile
@@ -58,6 +60,11 @@ def invert(self):
 
 def tensor_methods():
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        if isinstance(data, Tensor):
+            warnings.warn(_COPY_CONSTRUCT.format("tensor.new_tensor(sourceTensor)"), stacklevel=2)
+            with warnings.catch_warnings():  # (not torch.tensor's words as well)
+                warnings.simplefilter("ignore")
+                return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
         return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new(self, *args, **kwargs):

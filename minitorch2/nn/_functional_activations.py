@@ -120,6 +120,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         warnings.warn("Implicit dimension choice for softmin has been deprecated. Change the call to include dim=X "
                       "as an argument.", stacklevel=_stacklevel)
+        dim = 0 if input.dim() in (0, 1, 3) else 1
     return F.softmax(aten.neg.default(input), dim, dtype=dtype)
 
 

@@ -149,7 +149,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         infinite = aten.eq.Scalar(losses, math.inf)
         losses = aten.where.self(infinite, aten.zeros.default([], dtype=losses.dtype), losses)
     if reduction == "mean":
-        lengths = _factories.tensor(target_lengths, dtype=losses.dtype)
+        lengths = (target_lengths.to(losses.dtype) if isinstance(target_lengths, Tensor) else
+                   _factories.tensor(target_lengths, dtype=losses.dtype))
         result = aten.mean.default(aten.div.Tensor(losses, aten.clamp_min.default(lengths, 1)))
     else:
         result = aten.sum.default(losses) if reduction == "sum" else losses

@@ -8,6 +8,7 @@ interpolate in _interpolate.py, pooling and attention in _functional_apart.py, c
 other functions beyond the core set in _functional_more.py.
 """
 import math
+import warnings
 
 from .. import _dtype, _functions, amp
 from .._aten.composite_sizes import is_contiguous_or_false
@@ -21,6 +22,7 @@ from ._functional_apart import (  # noqa: F401  (pooling, attention, normalize: 
     _canonical_mask, _in_projection_packed, _none_or_dtype, adaptive_avg_pool2d, avg_pool2d, max_pool2d,
     multi_head_attention_forward, normalize, scaled_dot_product_attention)
 from ._interpolate import interpolate  # noqa: F401
+from .modules.conv_padding import string_padding
 from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
                       cross_entropy, l1_loss, mse_loss, nll_loss)  # (nn.functional names, defined with the losses)
 
@@ -59,20 +61,9 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
     unbatched = input.dim() == nd + 1
     if unbatched:
         input = aten.unsqueeze.default(input, 0)
-    stride = _per_dim(stride, nd)
-    dilation = _per_dim(dilation, nd)
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = [0] * nd
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
-            total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
-            if any(t % 2 for t in total):
-                raise NotImplementedError("minitorch2: padding='same' with an even kernel needs asymmetric padding")
-            padding = [t // 2 for t in total]
-        else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of ['valid', 'same']")
+    stride, dilation = _per_dim(stride, nd), _per_dim(dilation, nd)
+    if isinstance(padding, str):  # ("same" or "valid": nn/modules/conv_padding.py)
+        input, padding = string_padding(input, weight, padding, stride, dilation)
     else:
         padding = _per_dim(padding, nd)
     if input.shape[1] != weight.shape[1] * groups:
@@ -203,16 +194,18 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _softmax_op(aten._softmax.default, input, dim, dtype)
+    return _softmax_op(aten._softmax.default, input, dim, dtype, _stacklevel)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _softmax_op(aten._log_softmax.default, input, dim, dtype)
+    return _softmax_op(aten._log_softmax.default, input, dim, dtype, _stacklevel)
 
 
-def _softmax_op(op, input, dim, dtype):
-    """dim=None is torch's legacy implicit dim: 0 for a 0-, 1- or 3-d input, 1 otherwise."""
+def _softmax_op(op, input, dim, dtype, stacklevel):
+    """dim=None is torch's legacy implicit dim, with its warning: 0 for a 0-, 1- or 3-d input, 1 otherwise."""
     if dim is None:
+        warnings.warn(f"Implicit dimension choice for {op._opname.lstrip('_')} has been deprecated. Change the call "
+                      "to include dim=X as an argument.", stacklevel=stacklevel)
         dim = 0 if input.dim() in (0, 1, 3) else 1
     if dtype is not None:
         input = input.to(dtype)

@@ -43,6 +43,8 @@ def check_adam_hyperparameters(lr, eps, betas, weight_decay):
 
 def scalar_state(value=0.0):
     """A per-parameter scalar (`step`, NAdam's `mu_product`, ASGD's `eta`): a float32 0-dim tensor, as PyTorch's."""
+    if isinstance(value, Tensor):  # (a tensor lr: copied, as torch.as_tensor(lr).clone())
+        return value.detach().clone().to(_dtype.float32)
     return _factories.tensor(value, dtype=_dtype.float32)
 
 

@@ -126,3 +126,37 @@ def test_compiled_constant_padding_narrowing_below_nothing_raises(backend):
     f = minitorch2.compile(lambda x: minitorch2.nn.functional.pad(x * 1, (-4, 0)), backend=backend)
     with pytest.raises(Exception, match="narrow\\(\\): length must be non-negative"):
         f(minitorch2.ones(2, 3))
+
+
+NARROW = [(0, 3, 2), (0, 5, 0), (0, -1, 1), (0, -5, 1), (0, 4, 0), (0, 2, -1), (1, 0, 1), (0, -4, 4), (-1, -2, 2)]
+
+
+@pytest.mark.parametrize("args", NARROW)
+def test_narrow_counts_a_negative_start_from_the_end_and_checks_its_bounds(args):
+    """A negative start gave an empty tensor (silent), a slice past the end was cut short."""
+    check(lambda lib: lib.arange(4.0).narrow(*args))
+
+
+def test_narrow_by_a_tensor_start_and_chunk_into_no_pieces():
+    check(lambda lib: lib.narrow(lib.arange(5), 0, lib.tensor(1), 2))
+    check(lambda lib: lib.arange(4).chunk(0))
+
+
+WARNED = {
+    "tensor_of_a_tensor": lambda lib: lib.tensor(lib.ones(2)),
+    "new_tensor_of_a_tensor": lambda lib: lib.zeros(1).new_tensor(lib.ones(2), dtype=lib.float64),
+    "tensor_of_a_list_of_tensors": lambda lib: lib.tensor([lib.ones(()), lib.zeros(())]),
+    "softmax_without_dim": lambda lib: _rounded(lib.nn.functional.softmax(lib.arange(6.0).view(2, 3))),
+    "log_softmax_without_dim": lambda lib: _rounded(lib.nn.functional.log_softmax(lib.arange(3.0))),
+    "softmin_without_dim": lambda lib: _rounded(lib.nn.functional.softmin(lib.arange(3.0))),
+    "softmax_with_dim": lambda lib: _rounded(lib.nn.functional.softmax(lib.arange(3.0), dim=0)),
+}
+
+
+def _rounded(t):  # (softmax's last bit is a known difference: test_probes_s30.py)
+    return (t * 1e4).round()
+
+
+@pytest.mark.parametrize("case", WARNED)
+def test_torchs_warnings_on_copy_construction_and_an_implicit_softmax_dim(case):
+    check(WARNED[case])

@@ -5,6 +5,7 @@ from ... import _factories
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
+from .conv_padding import check_padding, reversed_padding_repeated_twice
 from .module_more import conv_repr
 
 
@@ -23,18 +24,14 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"minitorch2: padding_mode '{padding_mode}' is not implemented (only 'zeros')")
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _ntuple(kernel_size, n)
-        self.stride = _ntuple(stride, n)
+        check_padding(padding, _ntuple(stride, n), padding_mode)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation = _ntuple(dilation, n)
-        self.transposed = False
-        self.output_padding = _ntuple(0, n)
-        self.groups = groups
-        self.padding_mode = padding_mode
+        self.transposed, self.output_padding = False, _ntuple(0, n)
+        self.groups, self.padding_mode = groups, padding_mode
+        self._reversed_padding_repeated_twice = reversed_padding_repeated_twice(self.padding, self.kernel_size, self.dilation)
         self.weight = Parameter(_factories.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype))
         self.register_parameter("bias", Parameter(_factories.empty(out_channels, dtype=dtype)) if bias else None)
         self.reset_parameters()
@@ -49,16 +46,19 @@ class _ConvNd(Module):
 
     extra_repr = conv_repr  # (printing: module_more.py)
 
-
-class Conv2d(_ConvNd):
-    _nd = 2
+    def _conv_forward(self, input, weight, bias):  # (torch's name: subclasses call it with weights of their own)
+        padding = self.padding
+        if self.padding_mode != "zeros":  # (reflect, replicate, circular: F.pad first, as torch's)
+            input, padding = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), (0,) * self._nd
+        return getattr(F, self._conv)(input, weight, bias, self.stride, padding, self.dilation, self.groups)
 
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv2d(_ConvNd):
+    _nd, _conv = 2, "conv2d"
 
 
 class Conv1d(_ConvNd):
-    _nd = 1
-
-    def forward(self, input):
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+    _nd, _conv = 1, "conv1d"

@@ -17,10 +17,7 @@ __all__ = [
 
 
 class Conv3d(_ConvNd):
-    _nd = 3
-
-    def forward(self, input):
-        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+    _nd, _conv = 3, "conv3d"
 
 
 class _ConvTransposeNd(_ConvNd):
