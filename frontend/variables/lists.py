@@ -131,9 +131,8 @@ def lazy_iterator(items, *inputs, pure=True):
 def iterate(tx, var):
     """iter(var) as a tracker: an iterator stays itself; anything iterable becomes an iterator over its items."""
     var = var.realize()  # a list's iterator reads the list itself: what the loop appends, it visits (as Python's)
-    if isinstance(var, ListIteratorVariable):
-        return var
-    return ListIteratorVariable(var.items if type(var) is ListVariable else var.unpack_var_sequence(tx))
+    return var if isinstance(var, ListIteratorVariable) else ListIteratorVariable(
+        var.items if type(var) is ListVariable else var.unpack_var_sequence(tx))
 
 
 class ListIteratorVariable(VariableTracker):
