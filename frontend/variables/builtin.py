@@ -176,7 +176,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         constants = []
         for item in iterate(tx, iterable).stream():
             item = named(item.realize(), "element")
-            if _is_const(total) and _is_const(item):
+            if total.is_python_constant() and item.is_python_constant():  # (a size: an add node, as Dynamo's)
                 constants.append(item.as_python_constant())
                 continue
             if constants:

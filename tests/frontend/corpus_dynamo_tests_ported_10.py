@@ -397,4 +397,30 @@ def it10_groupby_parity(a, b):
     return a * len(groups) + b * groups[1][1]
 def it10_compress_selectors(a, b):
     return sum(itertools.compress([a, b, a * 3], [1, 0, 1]))
+def it10_loop_appends_to_its_list(a, b):
+    work = [a, b]
+    for t in work:
+        if len(work) < 5:
+            work.append(t * 0.5)
+    return sum(work) * len(work)
+def it10_loop_extends_list_once(a, b):
+    xs, done = [a], False
+    for t in xs:
+        if not done:
+            xs.extend([b, t + b])
+            done = True
+    return xs[-1] * len(xs)
+def it10_remove_during_loop_skips(a, b):
+    xs, out = [1, 2, 3, 4], a
+    for x in xs:
+        if x == 2:
+            xs.remove(3)
+        out = out * x
+    return out + b * len(xs)
+def it10_iterator_sees_later_append(a, b):
+    xs = [a, b]
+    it = iter(xs)
+    first = next(it)
+    xs.append(a * 5)
+    return first + sum(it)
 '''

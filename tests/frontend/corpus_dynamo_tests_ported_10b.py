@@ -370,6 +370,33 @@ def dy10_zeros_new_shape_tuple(a, b):
     return torch.zeros(b.shape) + torch.zeros(tuple(a.shape)) + a * b
 def dy10_nonzero_free_mask_sum(a, b):
     return (a > 0).sum() * a + b
+def dy10_sum_of_shape(a, b):
+    return a * sum(a.shape) + b
+def dy10_sum_of_sizes_and_int(a, b):
+    return a * sum((a.shape[0], 2, b.shape[0])) - b
+def dy10_sum_of_generator_of_sizes(a, b):
+    return a * sum(t.shape[0] for t in (a, b)) + b
+def dy10_size_list_appended_in_loop(a, b):
+    sizes = []
+    for t in (a, b):
+        sizes.append(t.size(0))
+    return a * sum(sizes) + b * len(sizes)
+def dy10_hasattr_and_size(a, b):
+    return a * a.shape[0] * hasattr(a, "shape") + b
+def dy10_view_as_rows(a, b):
+    return torch.cat([a, b]).view(2, -1).mean(0)
+def dy10_index_with_size_minus_two(a, b):
+    return a[a.shape[0] - 2] * b
+def dy10_min_of_sizes(a, b):
+    return a[: min(a.shape[0], 2)].sum() + b
+def dy10_floor_div_size_arange(a, b):
+    return torch.arange(a.shape[0] // 2 + 1).sum() * a + b
+def dy10_size_times_float_scalar(a, b):
+    return a * (a.shape[0] * 0.5) + b
+def dy10_tensor_split_three(a, b):
+    return sum(p.sum() for p in torch.cat([a, b, a]).tensor_split(3)) * b
+def dy10_masked_select_free_where(a, b):
+    return torch.where(a > b, a - b, b - a).sum() / a.shape[0] + a
 '''
 
 RECOMPILE_SRC = r'''
