@@ -141,7 +141,7 @@ class ListIteratorVariable(VariableTracker):
 
     def __init__(self, items, lazy=None, pure=True):
         super().__init__()
-        self.items, self.index, self.lazy, self.pure = items, 0, lazy, pure  # (a list, read and extended in place)
+        self.items, self.index, self.lazy, self.pure = items if type(items) is list else list(items), 0, lazy, pure
 
     def next_item(self, tx=None):
         if self.index == len(self.items) and self.lazy is not None:
