@@ -317,8 +317,6 @@ def _has_attribute(tx, obj, name):
     if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
         present = name in obj.attrs or name in vars(obj.value) or hasattr(obj.python_type(), name)
         if not present and hasattr(obj.python_type(), "__getattr__"):
-            if obj.source is not None:
-                raise Unsupported(f"hasattr on {obj} (a class with __getattr__)", "unsupported_call")
             try:  # its class's __getattr__ answers, as Python's hasattr asks it
                 obj.var_getattr(tx, name)
                 return True

@@ -170,6 +170,16 @@ def _ns_obj(**kw):
 _HOLDER = _Holder()
 
 
+class _Lookup:
+    def __getattr__(self, name):
+        if name.startswith("w_"):
+            return len(name)
+        raise AttributeError(name)
+
+
+_LOOKUP = _Lookup()
+
+
 def so10_global_dict_nested_list(a, b):
     return a * _CONFIG["scale"] + b * _CONFIG["nested"]["shift"][1]
 def so10_global_tuple_nested(a, b):
@@ -198,6 +208,10 @@ def so10_module_function_source(a, b):
     return a * math.floor(2.7) + b * operator.add(1, 2)
 def so10_dict_items_of_global(a, b):
     return sum(v * a for k, v in _HOLDER.table.items()) + b
+def so10_hasattr_through_getattr_hook(a, b):
+    return a * hasattr(_LOOKUP, "w_abc") + b * hasattr(_LOOKUP, "other")
+def so10_getattr_default_through_hook(a, b):
+    return a * getattr(_LOOKUP, "w_ab", 0) + b * getattr(_LOOKUP, "zz", 7)
 def so10_vars_of_instance(a, b):
     return a * vars(_HOLDER.inner)["depth"] + b
 
