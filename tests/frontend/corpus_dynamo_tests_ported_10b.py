@@ -1,7 +1,7 @@
 """The tenth batch of Dynamo-style programs goes on: test/dynamo/test_modules.py (modules with fixed parameters and
-buffers, their iterators, training flags, Sequential indexing, attributes set in forward, hooks-free submodule
-calls), test_model_output.py (dataclasses with defaults and fields(), namedtuples as results), test_autograd_function.py
-(Functions with ctx attributes, mark_non_differentiable, several outputs, used inside modules), test_misc.py and
+buffers, their iterators and named dicts, training flags, Sequential indexing, forward and forward-pre hooks),
+test_model_output.py (dataclasses with defaults and fields(), namedtuples as results), test_autograd_function.py
+(Functions with ctx attributes, Python-number arguments, several outputs, used inside modules), test_misc.py and
 test_repros.py (small shapes of code users hit), DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on
 inputs whose length changes between calls) and RECOMPILE_SRC (test_recompiles.py and test_guard_manager.py: guards
 on Python values, object attributes and containers that change between calls). The calls are in
@@ -47,6 +47,10 @@ _STACK = _Stack()
 _SEQ = nn.Sequential(_Affine([1.0, 1.0, 2.0], [0.0, 1.0, 0.0]), nn.Tanh(), _Affine([0.5, 2.0, 1.0], [0.0, 0.0, 1.0]))
 _EVAL = _Counter().eval()
 _TRAIN = _Counter()
+_HOOKED = _Affine([1.0, -1.0, 2.0], [0.0, 0.0, 0.5])
+_HOOKED.register_forward_hook(lambda mod, inputs, out: out * 2)
+_PRE_HOOKED = _Affine([0.5, 0.5, 0.5], [1.0, 1.0, 1.0])
+_PRE_HOOKED.register_forward_pre_hook(lambda mod, inputs: (inputs[0] + 1,))
 
 
 def md10_nested_submodules(a, b):
@@ -90,6 +94,17 @@ def md10_functional_linear_with_param(a, b):
     return F.linear(a, torch.outer(_STACK.first.w, _STACK.second.w)) + b
 def md10_getattr_submodule_by_name(a, b):
     return getattr(_STACK, "second")(a) * b
+def md10_forward_hook_changes_output(a, b):
+    return _HOOKED(a) + b
+def md10_forward_pre_hook_changes_input(a, b):
+    return _PRE_HOOKED(a) * b
+def md10_numel_of_trainable_parameters(a, b):
+    return a * sum(p.numel() for p in _STACK.parameters() if p.requires_grad) + b
+def md10_named_parameters_into_dict(a, b):
+    out = {name: p * a for name, p in _STACK.named_parameters()}
+    return out["first.w"] + out["second.w"] * b
+def md10_named_modules_as_dict(a, b):
+    return a * len(dict(_STACK.named_modules())) + b
 def md10_children_as_list(a, b):
     mods = list(_SEQ.children())
     return mods[-1](mods[0](a)) + b
