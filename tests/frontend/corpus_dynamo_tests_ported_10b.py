@@ -105,6 +105,8 @@ def md10_named_parameters_into_dict(a, b):
     return out["first.w"] + out["second.w"] * b
 def md10_named_modules_as_dict(a, b):
     return a * len(dict(_STACK.named_modules())) + b
+def md10_parameters_to_vector(a, b):
+    return nn.utils.parameters_to_vector(_STACK.parameters()).sum() * a + b
 def md10_children_as_list(a, b):
     mods = list(_SEQ.children())
     return mods[-1](mods[0](a)) + b
