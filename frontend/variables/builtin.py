@@ -40,10 +40,8 @@ PURE_MODULES = ("math", "cmath", "_operator")
 
 
 def _is_pure(fn):
-    if any(fn is f for f in FOLDABLE):
-        return True
     owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
-    return isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES
+    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES
 
 
 def _is_const(v):
@@ -53,9 +51,8 @@ def _is_const(v):
 
 def _symbolic_math(fn):
     """What Dynamo records for float() or math.sqrt/cos/... of a size: torch.sym_float, torch._sym_sqrt..."""
-    if fn is float:
-        return minitorch2.sym_float
-    return getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
+    math_form = getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
+    return minitorch2.sym_float if fn is float else math_form
 
 
 def binary_op(tx, fn, a, b):
@@ -82,10 +79,8 @@ def binary_op(tx, fn, a, b):
                 else v for v in (a, b)]
     if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (
             operator.add, operator.iadd, operator.concat):
-        if fn is operator.iadd and isinstance(a, ListVariable):
-            if a.source is not None:
-                tx.output.note_mutation(a)
-            a.items.extend(b.items)
+        if fn is operator.iadd and isinstance(a, ListVariable):  # (a list from outside: replayed after the graph)
+            a.call_method(tx, "extend", [b], {})
             return a
         return type(a)(a.items + b.items)
     if fn in (operator.eq, operator.ne) and all(isinstance(v, TupleVariable) for v in (a, b)) and all(
@@ -172,12 +167,16 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it, the nodes named after
         the locals of Dynamo's polyfill (functools.reduce's `element` and `value`)."""
+        items = iterable.realize().items if isinstance(iterable.realize(), (ListVariable, TupleVariable)) else []
+        if start is None and any(isinstance(i.realize(), SymNodeVariable) for i in items) and all(
+                i.realize().python_type() is int for i in items):  # sizes and ints: Dynamo's one torch.sym_sum node
+            return sym_arithmetic(tx.output, minitorch2.sym_sum, [TupleVariable(items)])
         named = functools.partial(name_after_local, tx.output.graph)
         total = named(start.realize(), "value") if start is not None else ConstantVariable(0)
         constants = []
         for item in iterate(tx, iterable).stream():
             item = named(item.realize(), "element")
-            if _is_const(total) and _is_const(item):
+            if total.is_python_constant() and item.is_python_constant():  # (a size: an add node, as Dynamo's)
                 constants.append(item.as_python_constant())
                 continue
             if constants:

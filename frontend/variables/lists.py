@@ -130,8 +130,9 @@ def lazy_iterator(items, *inputs, pure=True):
 
 def iterate(tx, var):
     """iter(var) as a tracker: an iterator stays itself; anything iterable becomes an iterator over its items."""
-    var = var.realize()
-    return var if isinstance(var, ListIteratorVariable) else ListIteratorVariable(var.unpack_var_sequence(tx))
+    var = var.realize()  # a list's iterator reads the list itself: what the loop appends, it visits (as Python's)
+    return var if isinstance(var, ListIteratorVariable) else ListIteratorVariable(
+        var.items if type(var) is ListVariable else var.unpack_var_sequence(tx))
 
 
 class ListIteratorVariable(VariableTracker):
@@ -140,7 +141,7 @@ class ListIteratorVariable(VariableTracker):
 
     def __init__(self, items, lazy=None, pure=True):
         super().__init__()
-        self.items, self.index, self.lazy, self.pure = list(items), 0, lazy, pure
+        self.items, self.index, self.lazy, self.pure = items if type(items) is list else list(items), 0, lazy, pure
 
     def next_item(self, tx=None):
         if self.index == len(self.items) and self.lazy is not None:

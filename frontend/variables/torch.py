@@ -25,9 +25,10 @@ OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 # Library code written in Python over tensors, which Dynamo inlines rather than putting into the graph: a
 # Distribution's methods must be traced (their tensors are its parameters), not recorded as one opaque call;
 # the backends' flags are read as guarded constants; the compile markers are the translator's own (functions.py);
-# F.lp_pool* are Python over avg_pool in torch too.
+# F.lp_pool* and nn.utils.parameters_to_vector are Python over avg_pool and cat in torch too.
 INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minitorch2.optim", "minitorch2.backends",
-                    "minitorch2._compile_markers", "minitorch2.jit", "minitorch2.nn._functional_lp_pool")
+                    "minitorch2._compile_markers", "minitorch2.jit", "minitorch2.nn._functional_lp_pool",
+                    "minitorch2.nn.utils.convert_parameters")
 
 # torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
 # one graph node instead of being inlined, and of those whose calls are a graph break (torch.autograd.grad is one
@@ -78,8 +79,7 @@ class TorchVariable(ValueVariable):
             return ConstantVariable(fn(*(a.realize().as_python_constant() for a in args)))
         if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # a custom Function's apply
             return higher_order.call_autograd_function(tx, self, args, kwargs)
-        args = [a.realize() for a in args]
-        kwargs = {k: v.realize() for k, v in kwargs.items()}
+        args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
         decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None
         return decomposed or record(tx.output, "call_function", fn, args, kwargs)
 

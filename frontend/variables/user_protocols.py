@@ -314,19 +314,20 @@ def _has_attribute(tx, obj, name):
         return hasattr(obj.example_value, name)
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
-    if isinstance(obj, SpecialMethodsMixin) and obj.source is None:  # (a UserObjectVariable made in the frame)
-        if name in obj.attrs or hasattr(obj.python_type(), name) or not hasattr(obj.python_type(), "__getattr__"):
-            return name in obj.attrs or hasattr(obj.python_type(), name)
-        try:  # its class's __getattr__ answers, as Python's hasattr asks it
-            obj.var_getattr(tx, name)
-            return True
-        except ObservedException as e:
-            if not issubclass(e.value.python_type(), AttributeError):
-                raise
-            return False
-    if not hasattr(obj, "module"):
+    if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
+        present = name in obj.attrs or name in vars(obj.value) or hasattr(obj.python_type(), name)
+        if not present and hasattr(obj.python_type(), "__getattr__"):
+            try:  # its class's __getattr__ answers, as Python's hasattr asks it
+                obj.var_getattr(tx, name)
+                return True
+            except ObservedException as e:
+                if not issubclass(e.value.python_type(), AttributeError):
+                    raise
+                return False
+    elif hasattr(obj, "module"):
+        present = hasattr(obj.module, name)
+    else:
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
-    present = hasattr(obj.module, name)
     if obj.source is not None:
         tx.output.guards.add(guards.hasattr_guard(obj.source, name, present))
     return present
