@@ -7,6 +7,7 @@ promotion in ATen's matmul kernels).
 import numpy as np
 
 from .. import _dtype
+from .._out import _CPP_TYPE
 from .meta_util import fake_empty
 from .views import _expand
 
@@ -15,7 +16,8 @@ def _check_same_dtype(name, *tensors, empty_result=False):
     first = tensors[0].dtype
     for t in tensors[1:]:
         if t.dtype is not first:
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {first} != {t.dtype}")
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CPP_TYPE[first.name]} != "
+                               f"{_CPP_TYPE[t.dtype.name]}")
     if first is _dtype.bool_ and not empty_result:  # (empty operands never reach the typed kernel)
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
 

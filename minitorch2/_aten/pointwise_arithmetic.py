@@ -10,6 +10,8 @@ import numpy as np
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
+from .._out import _CPP_TYPE
+from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary, scalar_argument
 from .pow_forms import addcmul_check, aten_pow, integer_power_check
@@ -238,7 +240,7 @@ pow_scalar = _pow_scalar_kernel()
 def _where_kernel():
     def kernel(condition, self, other):
         if condition.dtype is not _dtype.bool_ and condition.dtype is not _dtype.uint8:
-            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {str(condition.dtype)[6:].capitalize()}")
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_dtype_title(condition.dtype)}")
         dtype = result_type(self, other)
         broadcast_shapes(*(tuple(t.shape) for t in (condition, self, other) if isinstance(t, Tensor)))
         return _ensure_array(np.where(condition._np, _np(self, dtype), _np(other, dtype)), dtype)
@@ -310,7 +312,7 @@ clamp_max = tuple(lambda self, max, f=f: f(self, None, _real_bound(max)) for f i
 def _masked_fill_kernel():
     def kernel(self, mask, value):
         if mask.dtype is not _dtype.bool_:
-            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_CPP_TYPE[mask.dtype.name]}")
         if isinstance(value, Tensor):
             if value.dim() != 0:
                 raise RuntimeError(

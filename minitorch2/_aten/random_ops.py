@@ -24,9 +24,12 @@ def _gen(generator):
     return generator if generator is not None else _random.default_generator
 
 
+# the ATen kernel that refuses a dtype its draws cannot fill: NotImplementedError naming it
+_FLOAT_KERNELS = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}
+
+
 def _check_float(self, name):
-    if not self.dtype.is_inexact:
-        raise RuntimeError(f"{name} expects floating point types, but got {self.dtype}")
+    _float_dtype(self.dtype, name)
 
 
 def _draw(dtype, size, sample, *args):
@@ -73,7 +76,7 @@ def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     _check_float(self, "normal_")
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if self.is_contiguous() or self.dtype.is_complex:
         return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).normal, mean, std))
     # (ATen's vectorised fill needs contiguous memory; elsewhere one Box-Muller sample at a time)
@@ -109,7 +112,8 @@ def _bernoulli_p_kernel(self, p=0.5, *, generator=None):
 def _bernoulli_default_kernel(self, *, generator=None):
     probs = self._np
     if probs.size and (probs.min() < 0 or probs.max() > 1):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
+                           "improved?  If so, please report an enhancement request to PyTorch.)")
     return _gen(generator).bernoulli_tensor(np.require(probs, None, "C"), self.dtype.np)  # (0-d stays 0-d)
 
 
@@ -129,7 +133,8 @@ def _bernoulli_tensor_kernel(self, p, *, generator=None):
     memory order."""
     probs = p._np
     if probs.size and (probs.min() < 0 or probs.max() > 1):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be "
+                           "improved?  If so, please report an enhancement request to PyTorch.)")
     order = _walk_order(self, p)
     probs = np.broadcast_to(probs, tuple(self.shape)).transpose(order)
     samples = _gen(generator).bernoulli_tensor(np.ascontiguousarray(probs), self.dtype.np)
@@ -171,7 +176,7 @@ randperm = (_randperm_kernel, _randperm_meta)
 def _float_dtype(dtype, name):
     dtype = dtype or _dtype.get_default_dtype()
     if not dtype.is_inexact:
-        raise RuntimeError(f"{name} expects floating point types, but got {dtype}")
+        raise _not_implemented(_FLOAT_KERNELS[name.rstrip("_")], dtype)
     return dtype
 
 
@@ -190,7 +195,7 @@ def _randn_kernel(size, *, generator=None, dtype=None, layout=None, device=None,
 def _normal_float_float_kernel(mean, std, size, *, generator=None, dtype=None, layout=None, device=None,
                                pin_memory=None):
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     return _gen(generator).normal(tuple(size), _float_dtype(dtype, "normal_").np, mean, std).reshape(tuple(size))
 
 

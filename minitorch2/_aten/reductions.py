@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .memory import _dtype_title
 from .meta_util import c_order, fake_empty, reduced_shape, reduction_dims, wrap_dim
 
 
@@ -48,7 +49,7 @@ def _mean_dtype(self, dtype, name="mean"):
     out = dtype or self.dtype
     if not out.is_inexact:
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {str(self.dtype)[6:].capitalize()}")
+                           f"complex dtype. Got: {_dtype_title(self.dtype)}")
     return out
 
 

@@ -11,6 +11,7 @@ circular a remainder), unfold is two `unfold` views, cosine_similarity divides b
 one_hot compares with an `arange`. Values, argument checks, error classes and messages are PyTorch's.
 """
 import math
+import warnings
 
 from .. import _dtype, _functions
 from .._aten.nn_ops import is_channels_last, require_float
@@ -471,4 +472,5 @@ def _is_traced(tensor):
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
     return F.interpolate(input, size, scale_factor, mode, align_corners)

@@ -160,3 +160,32 @@ def _rounded(t):  # (softmax's last bit is a known difference: test_probes_s30.p
 @pytest.mark.parametrize("case", WARNED)
 def test_torchs_warnings_on_copy_construction_and_an_implicit_softmax_dim(case):
     check(WARNED[case])
+
+
+def _not_a_module(x):
+    return x
+
+
+WORDED = {
+    "matmul_of_two_dtypes": lambda lib: lib.ones(2, 2) @ lib.ones(2, 2, dtype=lib.float64),
+    "linear_of_double_input": lambda lib: lib.nn.functional.linear(lib.ones(2, 3, dtype=lib.float64), lib.ones(2, 3)),
+    "mm_long_and_float": lambda lib: lib.ones(2, 2, dtype=lib.long) @ lib.ones(2, 2),
+    "masked_fill_by_a_float_mask": lambda lib: lib.zeros(2).masked_fill(lib.tensor([1.0, 0.0]), 1.0),
+    "where_by_a_long_condition": lambda lib: lib.where(lib.tensor([1, 0]), lib.ones(2), lib.zeros(2)),
+    "mean_of_longs": lambda lib: lib.tensor([1, 2]).mean(),
+    "randn_of_longs": lambda lib: lib.randn(2, dtype=lib.long),
+    "rand_of_bools": lambda lib: lib.rand(2, dtype=lib.bool),
+    "normal_into_longs": lambda lib: lib.zeros(2, dtype=lib.long).normal_(),
+    "uniform_into_ints": lambda lib: lib.zeros(2, dtype=lib.int32).uniform_(),
+    "normal_with_a_negative_std": lambda lib: lib.normal(0.0, -1.0, (2,)),
+    "normal_with_a_fractional_negative_std": lambda lib: lib.normal(0.0, -0.25, (2,)),
+    "bernoulli_beyond_one": lambda lib: lib.bernoulli(lib.tensor([1.5])),
+    "module_dict_with_an_int_key": lambda lib: lib.nn.ModuleDict({1: lib.nn.ReLU()}),
+    "sequential_of_a_function": lambda lib: lib.nn.Sequential(_not_a_module),
+    "upsample_is_deprecated": lambda lib: lib.nn.functional.upsample(lib.ones(1, 1, 2, 2), scale_factor=2).shape,
+}
+
+
+@pytest.mark.parametrize("case", WORDED)
+def test_errors_and_warnings_in_torchs_words(case):
+    check(WORDED[case])

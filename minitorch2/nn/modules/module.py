@@ -122,7 +122,9 @@ class Module(ModuleHooks, ModuleConveniences):
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
