@@ -10,7 +10,6 @@ import math
 import warnings
 
 from .. import _dtype, _factories, _functions
-from .._aten.more_ops import _norm_dtype
 from .._aten.nn_ops import is_channels_last
 from .._ops import ops
 from .._tensor import strided
@@ -19,11 +18,12 @@ from . import functional as F  # circular on purpose: functional.py re-exports t
 aten = ops.aten
 
 
-def normalize(input, p=2.0, dim=1, eps=1e-12):
-    _norm_dtype(input, None)  # (torch's norm is linalg.vector_norm, which refuses integer and bool tensors)
-    powered = aten.pow.Tensor_Scalar(aten.abs.default(input), p)
-    norm = aten.clamp_min.default(aten.pow.Tensor_Scalar(aten.sum.dim_IntList(powered, [dim], True), 1.0 / p), eps)
-    return aten.div.Tensor(input, aten.expand.default(norm, list(input.shape)))
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    # as torch's: the norm is linalg.vector_norm (its own backward), clamped and expanded
+    denom = input.norm(p, dim, keepdim=True)
+    if out is None:
+        return input / denom.clamp_min(eps).expand_as(input)
+    return _functions.div(input, denom.clamp_min_(eps).expand_as(input), out=out)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):

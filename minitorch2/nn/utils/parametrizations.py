@@ -63,10 +63,10 @@ class _SpectralNorm(Module):
         return weight.flatten(1)
 
     def _power_method(self, weight_mat, n_power_iterations):
-        with no_grad():  # in place in the buffers, as torch's normalize(..., out=)
+        with no_grad():  # in place in the buffers
             for _ in range(n_power_iterations):
-                self._u.copy_(F.normalize(weight_mat.mv(self._v), dim=0, eps=self.eps))
-                self._v.copy_(F.normalize(weight_mat.t().mv(self._u), dim=0, eps=self.eps))
+                self._u = F.normalize(minitorch2.mv(weight_mat, self._v), dim=0, eps=self.eps, out=self._u)
+                self._v = F.normalize(minitorch2.mv(weight_mat.H, self._u), dim=0, eps=self.eps, out=self._v)
 
     def forward(self, weight):
         if weight.ndim == 1:
@@ -75,7 +75,7 @@ class _SpectralNorm(Module):
         if self.training:
             self._power_method(weight_mat, self.n_power_iterations)
         u, v = self._u.clone(), self._v.clone()
-        sigma = u.dot(weight_mat.mv(v))
+        sigma = minitorch2.vdot(u, minitorch2.mv(weight_mat, v))
         return weight / sigma
 
     def right_inverse(self, value):

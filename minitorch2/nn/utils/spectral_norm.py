@@ -6,6 +6,7 @@ the normal distribution; a forward pre-hook recomputes weight = weight_orig / si
 estimate u . (W v) of W's largest singular value (W the weight flattened to a matrix around `dim`), after
 n_power_iterations steps of power iteration (v first, then u) when the module is training, as torch's.
 """
+import minitorch2
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..modules.conv_more import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -31,12 +32,12 @@ class SpectralNorm:
         u, v = getattr(module, self.name + "_u"), getattr(module, self.name + "_v")
         weight_mat = self.reshape_weight_to_matrix(weight)
         if do_power_iteration:
-            with no_grad():  # in place in the buffers, as torch's normalize(..., out=)
+            with no_grad():  # in place in the buffers
                 for _ in range(self.n_power_iterations):
-                    v.copy_(F.normalize(weight_mat.t().mv(u), dim=0, eps=self.eps))
-                    u.copy_(F.normalize(weight_mat.mv(v), dim=0, eps=self.eps))
+                    v = F.normalize(minitorch2.mv(weight_mat.t(), u), dim=0, eps=self.eps, out=v)
+                    u = F.normalize(minitorch2.mv(weight_mat, v), dim=0, eps=self.eps, out=u)
                 u, v = u.clone(), v.clone()
-        sigma = u.dot(weight_mat.mv(v))
+        sigma = minitorch2.dot(u, minitorch2.mv(weight_mat, v))
         return weight / sigma
 
     def remove(self, module):
