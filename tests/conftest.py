@@ -180,6 +180,7 @@ SLOW_TESTS = (
     "tests/frontend/test_dynamo_tests_ported_9.py",
     "tests/frontend/test_dynamo_tests_ported_10.py",
     "tests/nn/test_probe10_programs.py",
+    "tests/nn/test_probe11_programs.py",
     "tests/nn/test_programs_names_s30.py",
     "tests/backend/test_probes_s30.py",
     # (session 30: the default run had grown to 13:45-16:00 here; these whole files, about 5 minutes, moved)
