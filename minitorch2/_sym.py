@@ -78,6 +78,16 @@ class SymFloat(_SymArithmetic):
         return self.node.guard_float()
 
 
+def _rounding(fn):  # round(), math.ceil, math.floor, math.trunc of a SymFloat: a SymInt (round(x, k): a SymFloat)
+    def method(self, *ndigits):
+        return _traced(fn, (self, *ndigits), self.node.rounded(fn, *ndigits))
+    return method
+
+
+for _fn in (round, math.ceil, math.floor, math.trunc):
+    setattr(SymFloat, f"__{_fn.__name__}__", _rounding(_fn))
+
+
 class SymBool(_SymNumber):
     """The result of comparing symbols; `bool()` on it is where a guard is recorded."""
 
@@ -136,8 +146,8 @@ def sym_not(a):
 
 
 def sym_int(a):
-    """torch.sym_int: a SymInt stays symbolic; anything else becomes a Python int."""
-    return a if isinstance(a, SymInt) else int(a)
+    """torch.sym_int: a SymInt stays symbolic, a SymFloat is truncated to one; anything else is a Python int."""
+    return a if isinstance(a, SymInt) else math.trunc(a) if isinstance(a, SymFloat) else int(a)
 
 
 def sym_float(a):

@@ -37,6 +37,7 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
 PURE_MODULES = ("math", "cmath", "_operator")
+ROUNDING = (round, int, math.ceil, math.floor, math.trunc)  # of a float over sizes: a SymInt, not the size pinned
 
 
 def _is_pure(fn):
@@ -143,6 +144,9 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
+        if args and isinstance(args[0], SymNodeVariable) and args[0].python_type() is float and fn in ROUNDING:
+            fn = minitorch2.sym_int if fn is int else fn  # (round(n / 2): `truediv.__round__()`, as Dynamo's)
+            return sym_arithmetic(tx.output, fn, args, *(("call_method", "__round__") if fn is round else ()))
         if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
                 not kwargs and _symbolic_math(fn):
             return sym_arithmetic(tx.output, _symbolic_math(fn), args)

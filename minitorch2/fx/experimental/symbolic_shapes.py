@@ -27,6 +27,7 @@ from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym
 
 from ._canonical_facts import guarded_fact, solved_for_symbol
 from ._constraint_messages import ConstraintViolationError
+from . import _rounding
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
@@ -99,7 +100,7 @@ class SymNode:
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
             other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
         a, a_hint = self.expr, self.hint
-        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other), other)
+        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(+other), other)  # (+True: 1)
         if reflected:
             (a, a_hint), (b, b_hint) = (b, b_hint), (a, a_hint)
         hint = None if a_hint is None or b_hint is None else op(a_hint, b_hint)
@@ -132,6 +133,8 @@ class SymNode:
         """math.<name> of this number (torch._sym_sqrt(s27)): a float expression, its hint the float it computes."""
         expr = sympy.log(self.expr, 2) if name == "log2" else getattr(sympy, name)(self.expr)
         return self.shape_env.wrap(expr, float, None if self.hint is None else getattr(math, name)(self.hint))
+
+    rounded = _rounding.rounded  # (round(n / 2), math.ceil(n / 2): a SymInt, _rounding.py)
 
     def to_float(self):
         return self.shape_env.wrap(ToFloat(self.expr), float, None if self.hint is None else float(self.hint))
