@@ -149,6 +149,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/fx/experimental/_float_forms.py", "minitorch2/fx/experimental/_mod_names.py",
         # torch's words for a size marked dynamic that the program specialized (ConstraintViolationError)
         "minitorch2/fx/experimental/_constraint_messages.py",
+        # round(), math.ceil/floor/trunc of a float over sizes as torch's SymInt forms (RoundToInt, CeilToInt, ...)
+        "minitorch2/fx/experimental/_rounding.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
         # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",

@@ -16,6 +16,8 @@ from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.base import VariableTracker
 from .variables.exceptions import ExceptionVariable, raise_observed
+from .variables.lists import SizeVariable
+from .variables.sym_node import SymNodeVariable
 from .variables.user_defined import UserObjectVariable
 
 CONVERSIONS = {0: lambda v: v, 1: str, 2: repr, 3: ascii}
@@ -63,6 +65,11 @@ def _user_text(tx, var, conversion):
     return None
 
 
+def _symbolic_size(var):
+    """`x.shape` with dynamic sizes: formatted at run time, as Dynamo's (its value is not a constant)."""
+    return isinstance(var, SizeVariable) and any(isinstance(i.realize(), SymNodeVariable) for i in var.items)
+
+
 class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def _constant(self):
         return self.pop().realize().as_python_constant()  # (a tensor: Unsupported, a graph break)
@@ -72,8 +79,8 @@ class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
         value = self.pop().realize()
         if isinstance(value, ExceptionVariable) and inst.arg & 0x03 == 0:  # (Dynamo's: only `{e!s}`, `{e!r}`)
             raise Unsupported(f"formatting {value} in an f-string", "unsupported")
-        if isinstance(value, UserObjectVariable) and inst.arg & 0x03 == 0:  # `f"{obj}"`: str.format at run time
-            return self.push(FormattedString("{:" + spec + "}", [value]))
+        if (isinstance(value, UserObjectVariable) or _symbolic_size(value)) and inst.arg & 0x03 == 0:
+            return self.push(FormattedString("{:" + spec + "}", [value]))  # `f"{obj}"`: str.format at run time
         text = None if spec else _user_text(self, value, inst.arg & 0x03)
         if text is None:
             text = format(CONVERSIONS[inst.arg & 0x03](value.as_python_constant()), spec)  # (a tensor: a break)
