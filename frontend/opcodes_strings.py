@@ -65,9 +65,11 @@ def _user_text(tx, var, conversion):
     return None
 
 
-def _symbolic_size(var):
-    """`x.shape` with dynamic sizes: formatted at run time, as Dynamo's (its value is not a constant)."""
-    return isinstance(var, SizeVariable) and any(isinstance(i.realize(), SymNodeVariable) for i in var.items)
+def formatted_at_run_time(var):
+    """A size symbol, or `x.shape` with one: `"{}".format(n)`, `f"{x.shape}"` are formatted at run time, as Dynamo's
+    (an f-string of a size symbol alone pins it, as Dynamo's)."""
+    return isinstance(var, SymNodeVariable) or isinstance(var, SizeVariable) and any(
+        isinstance(i.realize(), SymNodeVariable) for i in var.items)
 
 
 class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
@@ -79,7 +81,8 @@ class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
         value = self.pop().realize()
         if isinstance(value, ExceptionVariable) and inst.arg & 0x03 == 0:  # (Dynamo's: only `{e!s}`, `{e!r}`)
             raise Unsupported(f"formatting {value} in an f-string", "unsupported")
-        if (isinstance(value, UserObjectVariable) or _symbolic_size(value)) and inst.arg & 0x03 == 0:
+        if (isinstance(value, UserObjectVariable) or isinstance(value, SizeVariable) and formatted_at_run_time(value)) \
+                and inst.arg & 0x03 == 0:
             return self.push(FormattedString("{:" + spec + "}", [value]))  # `f"{obj}"`: str.format at run time
         text = None if spec else _user_text(self, value, inst.arg & 0x03)
         if text is None:

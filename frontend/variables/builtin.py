@@ -151,7 +151,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
                 not kwargs and _symbolic_math(fn):
             return sym_arithmetic(tx.output, _symbolic_math(fn), args)
-        if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
+        if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]) and not (  # str(n): a break, as
+                fn is str and isinstance(args[0], SymNodeVariable)):  # Dynamo's (an f-string's pins n: opcodes_strings)
             return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
