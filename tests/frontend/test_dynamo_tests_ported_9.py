@@ -43,8 +43,6 @@ DYNAMIC_LENGTHS = (3, 5, 3, 8)
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "dy9_star_unpack_of_tensor": "`first, *rest = a` of a tensor whose length is dynamic: both recompile per length, "
-                                 "but Dynamo's graphs have fewer nodes: ours (3, 22, 0), Dynamo (3, 9, 0)",
     "dy9_setitem_first_half": "x[:n // 2] = y[:n // 2] with n dynamic: Dynamo compiles a second graph (its slice "
                               "of length n // 2 == 1 at n = 3 specializes, 0/1 sizes are not symbolic); ours keeps "
                               "one graph: ours (1, 4, 0), Dynamo (2, 8, 0)",
