@@ -42,11 +42,7 @@ RECOMPILE_CALLS = {
 DYNAMIC_LENGTHS = (3, 5, 3, 8)
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {
-    "dy9_setitem_first_half": "x[:n // 2] = y[:n // 2] with n dynamic: Dynamo compiles a second graph (its slice "
-                              "of length n // 2 == 1 at n = 3 specializes, 0/1 sizes are not symbolic); ours keeps "
-                              "one graph: ours (1, 4, 0), Dynamo (2, 8, 0)",
-}
+KNOWN_DIFFS = {}
 
 
 def _dynamic_run(lib, fn):
