@@ -157,6 +157,8 @@ OUTSIDE_THE_LESSON = {
         # Dynamo's last pass over sizes: an expression computed twice is one node, an intermediate's size rebuilt from
         # the inputs' (`torch.sym_sum([3, s27])`), a size pinned since stays the node that read it
         "frontend/size_nodes.py",
+        # builtins on a size symbol in Dynamo's forms: bool(n) `n != 0`, round/math.ceil/int of `n / 2` SymInt nodes
+        "frontend/variables/size_builtins.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)

@@ -72,6 +72,11 @@ def formatted_at_run_time(var):
         isinstance(i.realize(), SymNodeVariable) for i in var.items)
 
 
+def run_time_format(template, args):
+    """`template.format(*args)` kept for run time where an argument is a size (constant.py's str.format), else None."""
+    return FormattedString(template, args) if any(map(formatted_at_run_time, args)) else None
+
+
 class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def _constant(self):
         return self.pop().realize().as_python_constant()  # (a tensor: Unsupported, a graph break)

@@ -72,20 +72,10 @@ class SymInt(_SymArithmetic):
 
 
 class SymFloat(_SymArithmetic):
-    """A float computed from symbols (a size divided by something)."""
+    """A float computed from symbols (a size divided by something); round() or math.ceil of it: _rounding.py."""
 
     def __float__(self):
         return self.node.guard_float()
-
-
-def _rounding(fn):  # round(), math.ceil, math.floor, math.trunc of a SymFloat: a SymInt (round(x, k): a SymFloat)
-    def method(self, *ndigits):
-        return _traced(fn, (self, *ndigits), self.node.rounded(fn, *ndigits))
-    return method
-
-
-for _fn in (round, math.ceil, math.floor, math.trunc):
-    setattr(SymFloat, f"__{_fn.__name__}__", _rounding(_fn))
 
 
 class SymBool(_SymNumber):

@@ -6,7 +6,6 @@ record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or cl
 """
 import builtins
 import functools
-import math
 import operator
 import types
 
@@ -24,6 +23,7 @@ from .dynamo_forms import name_after_local
 from .exceptions import raise_observed
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
+from .size_builtins import size_builtin
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin, sentinel_iterator
@@ -37,7 +37,6 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
 PURE_MODULES = ("math", "cmath", "_operator")
-ROUNDING = (round, int, math.ceil, math.floor, math.trunc)  # of a float over sizes: a SymInt, not the size pinned
 
 
 def _is_pure(fn):
@@ -50,13 +49,6 @@ def _is_pure(fn):
 def _is_const(v):
     """A constant, or a size that specialises to one where a builtin needs a plain value (`range(n)`)."""
     return v.is_python_constant() or isinstance(v, SymNodeVariable)
-
-
-def _symbolic_math(fn):
-    """What Dynamo records for float() or math.sqrt/cos/... of a size: torch.sym_float, torch._sym_sqrt..."""
-    if fn is float:
-        return minitorch2.sym_float
-    return getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
 
 
 def binary_op(tx, fn, a, b):
@@ -138,6 +130,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         handler = getattr(self, f"call_{name}", None)
         if fn is print:
             raise Unsupported("print() is a side effect", "print")
+        if (on_a_size := size_builtin(tx, fn, args, kwargs)) is not None:  # (bool(n), round(n / 2), ...)
+            return on_a_size
         if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):
             return handler(tx, *args, **kwargs)
         if getattr(operator, name, None) is fn and not kwargs and len(args) in (1, 2):
@@ -145,14 +139,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
-        if args and isinstance(args[0], SymNodeVariable) and args[0].python_type() is float and fn in ROUNDING:
-            fn = minitorch2.sym_int if fn is int else fn  # (round(n / 2): `truediv.__round__()`, as Dynamo's)
-            return sym_arithmetic(tx.output, fn, args, *(("call_method", "__round__") if fn is round else ()))
-        if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
-                not kwargs and _symbolic_math(fn):
-            return sym_arithmetic(tx.output, _symbolic_math(fn), args)
-        if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]) and not (  # str(n): a break, as
-                fn is str and isinstance(args[0], SymNodeVariable)):  # Dynamo's (an f-string's pins n: opcodes_strings)
+        if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):

@@ -22,7 +22,6 @@ from .dicts import DictVariable
 from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
-from .sym_node import SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable
 
 
@@ -395,10 +394,7 @@ class ProtocolCallsMixin:
         return obj.var_getattr(tx, name)
 
     def call_bool(self, tx, obj=None):
-        obj = obj and obj.realize()
-        if isinstance(obj, SymNodeVariable) and obj.python_type() is not bool:  # a node `s77 != 0`, as Dynamo's
-            return sym_arithmetic(tx.output, operator.ne, [obj, ConstantVariable(0)])
-        return ConstantVariable(False if obj is None else obj.truth(tx))
+        return ConstantVariable(False if obj is None else obj.realize().truth(tx))
 
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))

@@ -1,14 +1,17 @@
 """round(), math.ceil, math.floor and math.trunc of a float computed from sizes, kept symbolic as torch's ShapeEnv
 keeps them: `math.ceil(n / 2)` of a size n is the SymInt `CeilToInt(n/2)`, one graph for every n, not n pinned.
 
-Runtime layer, coverage surface (what user programs may do with a SymFloat): SymFloat's __round__, __ceil__,
-__floor__ and __trunc__ (minitorch2/_sym.py) call SymNode.rounded, which is `rounded` below. Each function is a
-sympy integer that evaluates as Python does once its argument is a number (round: half to even) and prints as
-the Python that computes it, so a guard on it (`math.ceil(L['x'].size()[0]/2) <= 4`) runs as written.
+Runtime layer, coverage surface (what user programs may do with a SymFloat): loaded with symbolic_shapes.py (no
+SymFloat exists before it), this module gives SymFloat its __round__, __ceil__, __floor__ and __trunc__, traced as
+minitorch2/_sym.py's operators are. Each function below is a sympy integer that evaluates as Python does once its
+argument is a number (round: half to even) and prints as the Python that computes it, so a guard on it
+(`math.ceil(L['x'].size()[0]/2) <= 4`) runs as written, and the inductor's output code computes it.
 """
 import math
 
 import sympy
+
+from minitorch2._sym import SymFloat, _traced
 
 
 def _rounding_function(name, python_fn, text):
@@ -45,3 +48,14 @@ def rounded(node, fn, ndigits=None):
     if ndigits is not None:
         return node.shape_env.wrap(RoundDecimal(node.expr, ndigits), float, hint)
     return node.shape_env.wrap(_INTEGER_FORMS[fn](node.expr), int, hint)
+
+
+def _rounding_method(fn):
+    def method(self, *ndigits):
+        return _traced(fn, (self, *ndigits), rounded(self.node, fn, *ndigits))
+    method.__name__ = f"__{fn.__name__}__"
+    return method
+
+
+for _fn in (round, math.ceil, math.floor, math.trunc):
+    setattr(SymFloat, f"__{_fn.__name__}__", _rounding_method(_fn))

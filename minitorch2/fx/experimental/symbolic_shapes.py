@@ -27,7 +27,7 @@ from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym
 
 from ._canonical_facts import guarded_fact, solved_for_symbol
 from ._constraint_messages import ConstraintViolationError
-from . import _rounding
+from . import _rounding  # noqa: F401 (it gives SymFloat round(), math.ceil, math.floor, math.trunc)
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
@@ -133,8 +133,6 @@ class SymNode:
         """math.<name> of this number (torch._sym_sqrt(s27)): a float expression, its hint the float it computes."""
         expr = sympy.log(self.expr, 2) if name == "log2" else getattr(sympy, name)(self.expr)
         return self.shape_env.wrap(expr, float, None if self.hint is None else getattr(math, name)(self.hint))
-
-    rounded = _rounding.rounded  # (round(n / 2), math.ceil(n / 2): a SymInt, _rounding.py)
 
     def to_float(self):
         return self.shape_env.wrap(ToFloat(self.expr), float, None if self.hint is None else float(self.hint))
