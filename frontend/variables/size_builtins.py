@@ -8,6 +8,7 @@ BuiltinVariable.call_function before its other rules:
     round(r), math.ceil(r), math.floor(r),       of a float over sizes (`r = n / 2`): SymInts, `r.__round__()`,
     math.trunc(r), int(r)                        `math_ceil(r)`, `torch.sym_int(r)` (_rounding.py computes them)
     str(n)                                       a graph break (an f-string of n pins it: opcodes_strings.py)
+    sum(t) of ints, some of them symbols         one node `torch.sym_sum((t0, t1, t2))`
 
 None where no rule applies: a builtin of a plain value folds, pinning the size where it needs a number.
 """
@@ -18,13 +19,25 @@ import minitorch2
 
 from ..exc import Unsupported
 from .constant import ConstantVariable
+from .lists import BaseListVariable, TupleVariable
 from .sym_node import SymNodeVariable, sym_arithmetic
 
 ROUNDING = (round, int, math.ceil, math.floor, math.trunc)
 
 
+def _sizes_and_ints(items):
+    """Ints of which one at least is a symbol (an int argument in a tuple, once it changed): sum() of them is a
+    `torch.sym_sum` node."""
+    items = [i.realize() for i in items]
+    return any(isinstance(i, SymNodeVariable) for i in items) and all(
+        isinstance(i, SymNodeVariable) and i.python_type() is int or i.is_python_constant() and
+        type(i.as_python_constant()) is int for i in items)
+
+
 def size_builtin(tx, fn, args, kwargs):
     n = args[0].realize() if len(args) in (1, 2) and not kwargs else None
+    if fn is sum and len(args) == 1 and isinstance(n, BaseListVariable) and _sizes_and_ints(n.items):
+        return sym_arithmetic(tx.output, minitorch2.sym_sum, [TupleVariable(n.items)])  # one node, as Dynamo's
     if not isinstance(n, SymNodeVariable) or n.python_type() is bool:
         return None
     if fn is str:
