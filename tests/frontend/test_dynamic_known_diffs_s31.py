@@ -157,3 +157,25 @@ def test_ceil_of_a_size_ratio_stays_symbolic_through_the_inductor():
         for n in (3, 4, 7):
             x = minitorch2.tensor(np.random.default_rng(n).standard_normal((n, 4)).astype("float32"))
             np.testing.assert_allclose(compiled(x).numpy(), MT_NS[name](x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def _scaled_window(x, window):
+    return x[: window[0]] * window[1] + sum(window)
+
+
+@pytest.mark.parametrize("windows", [[(2, 3), (2, 3), (4, 5), (6, 7)], [(2, 3), (2, 5), (2, 6), (3, 6)]])
+def test_ints_in_a_tuple_argument_become_dynamic_once_they_change(windows):
+    """Automatic dynamic for ints inside a tuple argument: static at first, SymInt inputs (`L['window'][0]`) from the
+    recompile that sees them changed, their sum() one torch.sym_sum node: Dynamo's compiles, ops and values."""
+    def run(lib):
+        _clear_counters(lib)
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        compiled = lib.compile(_scaled_window, backend=counter)
+        x = lib.arange(32.0).reshape(8, 4)
+        values = [compiled(x, w).numpy() for w in windows]
+        return (counter.frame_count, counter.op_count), values
+
+    (theirs_counts, theirs), (ours_counts, ours) = run(torch), run(minitorch2)
+    assert ours_counts == theirs_counts
+    for o, t in zip(ours, theirs):
+        np.testing.assert_allclose(o, t)
