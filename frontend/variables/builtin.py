@@ -60,8 +60,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
         return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
-            isinstance(v, SymNodeVariable) or v.is_python_constant() and type(v.as_python_constant()) in (int, float, bool)
-            for v in (a, b)):  # (`[0] * n`, `"%d" % n`: n specialises, below)
+            isinstance(v, SymNodeVariable) or type(getattr(v, "value", None)) in (int, float, bool) for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):

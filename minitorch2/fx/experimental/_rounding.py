@@ -1,10 +1,10 @@
 """round(), math.ceil, math.floor and math.trunc of a float computed from sizes, kept symbolic as torch's ShapeEnv
 keeps them: `math.ceil(n / 2)` of a size n is the SymInt `CeilToInt(n/2)`, one graph for every n, not n pinned.
 
-Runtime layer, coverage surface (what user programs may do with a SymFloat): loaded with symbolic_shapes.py (no
-SymFloat exists before it), this module gives SymFloat its __round__, __ceil__, __floor__ and __trunc__, traced as
-minitorch2/_sym.py's operators are. Each function below is a sympy integer that evaluates as Python does once its
-argument is a number (round: half to even) and prints as the Python that computes it, so a guard on it
+Runtime layer, coverage surface (what user programs may do with a SymFloat): loaded with symbolic_shapes.py (by
+_float_forms.py; no SymFloat exists before it), it gives SymFloat its __round__, __ceil__, __floor__ and __trunc__,
+traced as minitorch2/_sym.py's operators are. Each function below is a sympy integer that evaluates as Python does
+once its argument is a number (round: half to even) and prints as the Python that computes it, so a guard on it
 (`math.ceil(L['x'].size()[0]/2) <= 4`) runs as written, and the inductor's output code computes it.
 """
 import math

@@ -27,7 +27,6 @@ from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym
 
 from ._canonical_facts import guarded_fact, solved_for_symbol
 from ._constraint_messages import ConstraintViolationError
-from . import _rounding  # noqa: F401 (it gives SymFloat round(), math.ceil, math.floor, math.trunc)
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
