@@ -150,12 +150,16 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/fx/experimental/_float_forms.py", "minitorch2/fx/experimental/_mod_names.py",
         # torch's words for a size marked dynamic that the program specialized (ConstraintViolationError)
         "minitorch2/fx/experimental/_constraint_messages.py",
+        # round(), math.ceil/floor/trunc of a float over sizes as torch's SymInt forms (RoundToInt, CeilToInt, ...)
+        "minitorch2/fx/experimental/_rounding.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
         # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",
         # Dynamo's last pass over sizes: an expression computed twice is one node, an intermediate's size rebuilt from
         # the inputs' (`torch.sym_sum([3, s27])`), a size pinned since stays the node that read it
         "frontend/size_nodes.py",
+        # builtins on a size symbol in Dynamo's forms: bool(n) `n != 0`, round/math.ceil/int of `n / 2` SymInt nodes
+        "frontend/variables/size_builtins.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)

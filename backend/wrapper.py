@@ -49,8 +49,8 @@ class WrapperCodeGen:
                  f'{sum(isinstance(s, ExternStep) for s in self.scheduler.steps)} extern calls."""',
                  "from backend.wrapper import (alloc, as_tensor, extern_call, extern_mm, fallback_call, free,",
                  "                             input_alias, input_storage, lend, ptr, reinterpret, to_buffer, tensor_arg)",
-                 "import minitorch2", "from minitorch2 import _dtype as dt", "from minitorch2 import ops",
-                 ""]
+                 "import math", "import minitorch2", "from minitorch2 import _dtype as dt",  # (math: math.ceil of sizes)
+                 "from minitorch2 import ops", ""]
         for step in self.scheduler.steps:
             if isinstance(step, KernelStep):
                 lines += self._kernel_definition(step)

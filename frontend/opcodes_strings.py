@@ -16,6 +16,8 @@ from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.base import VariableTracker
 from .variables.exceptions import ExceptionVariable, raise_observed
+from .variables.lists import SizeVariable
+from .variables.sym_node import SymNodeVariable
 from .variables.user_defined import UserObjectVariable
 
 CONVERSIONS = {0: lambda v: v, 1: str, 2: repr, 3: ascii}
@@ -63,6 +65,18 @@ def _user_text(tx, var, conversion):
     return None
 
 
+def formatted_at_run_time(var):
+    """A size symbol, or `x.shape` with one: `"{}".format(n)`, `f"{x.shape}"` are formatted at run time, as Dynamo's
+    (an f-string of a size symbol alone pins it, as Dynamo's)."""
+    return isinstance(var, SymNodeVariable) or isinstance(var, SizeVariable) and any(
+        isinstance(i.realize(), SymNodeVariable) for i in var.items)
+
+
+def run_time_format(template, args):
+    """`template.format(*args)` kept for run time where an argument is a size (constant.py's str.format), else None."""
+    return FormattedString(template, args) if any(map(formatted_at_run_time, args)) else None
+
+
 class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def _constant(self):
         return self.pop().realize().as_python_constant()  # (a tensor: Unsupported, a graph break)
@@ -72,8 +86,9 @@ class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
         value = self.pop().realize()
         if isinstance(value, ExceptionVariable) and inst.arg & 0x03 == 0:  # (Dynamo's: only `{e!s}`, `{e!r}`)
             raise Unsupported(f"formatting {value} in an f-string", "unsupported")
-        if isinstance(value, UserObjectVariable) and inst.arg & 0x03 == 0:  # `f"{obj}"`: str.format at run time
-            return self.push(FormattedString("{:" + spec + "}", [value]))
+        if (isinstance(value, UserObjectVariable) or isinstance(value, SizeVariable) and formatted_at_run_time(value)) \
+                and inst.arg & 0x03 == 0:
+            return self.push(FormattedString("{:" + spec + "}", [value]))  # `f"{obj}"`: str.format at run time
         text = None if spec else _user_text(self, value, inst.arg & 0x03)
         if text is None:
             text = format(CONVERSIONS[inst.arg & 0x03](value.as_python_constant()), spec)  # (a tensor: a break)

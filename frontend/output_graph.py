@@ -12,6 +12,7 @@ The one idea to hold: the backend gets a GraphModule and the REAL example inputs
 entry later fetches the same inputs from the live frame by their sources and calls it.
 """
 import collections
+import operator
 
 import minitorch2
 from minitorch2 import fx
@@ -388,7 +389,7 @@ class OutputGraph:
         self.calls_traced = self.op_count()  # Dynamo decides whether to compile before its dead-code pass
         reuse_and_rebuild_sizes(self.graph, self.shape_env)
         for node in reversed(list(self.graph.nodes)):
-            if node.meta.get("frontend_speculative") and not node.users:
+            if (node.meta.get("frontend_speculative") or node.target is operator.getitem) and not node.users:
                 self.graph.erase_node(node)
         dynamo_forms.drop_undone_grad_switches(self.graph, self.grad_enabled_at_entry)
         if not self.inputs_loaded:

@@ -72,7 +72,7 @@ class SymInt(_SymArithmetic):
 
 
 class SymFloat(_SymArithmetic):
-    """A float computed from symbols (a size divided by something)."""
+    """A float computed from symbols (a size divided by something); round() or math.ceil of it: _rounding.py."""
 
     def __float__(self):
         return self.node.guard_float()
@@ -136,8 +136,8 @@ def sym_not(a):
 
 
 def sym_int(a):
-    """torch.sym_int: a SymInt stays symbolic; anything else becomes a Python int."""
-    return a if isinstance(a, SymInt) else int(a)
+    """torch.sym_int: a SymInt stays symbolic, a SymFloat is truncated to one; anything else is a Python int."""
+    return a if isinstance(a, SymInt) else math.trunc(a) if isinstance(a, SymFloat) else int(a)
 
 
 def sym_float(a):

@@ -162,6 +162,8 @@ def wrap(og, value, source):
 def _may_be_dynamic(og, value, source):
     """An int argument of the frame, or a finite float (a NaN or inf stays a constant) read from anywhere (a
     module's eps, a global, math.pi: Dynamo wraps every float it reads this way)."""
+    while isinstance(source, GetItemSource) and type(value) is int:  # (an int in a tuple argument too: `L['t'][0]`)
+        source = source.base
     return og.code is not None and (type(value) is int and isinstance(source, LocalSource) or (
         type(value) is float and math.isfinite(value) and source is not None))
 

@@ -6,7 +6,6 @@ record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or cl
 """
 import builtins
 import functools
-import math
 import operator
 import types
 
@@ -24,6 +23,7 @@ from .dynamo_forms import name_after_local
 from .exceptions import raise_observed
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
+from .size_builtins import size_builtin
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin, sentinel_iterator
@@ -49,12 +49,6 @@ def _is_const(v):
     return v.is_python_constant() or isinstance(v, SymNodeVariable)
 
 
-def _symbolic_math(fn):
-    """What Dynamo records for float() or math.sqrt/cos/... of a size: torch.sym_float, torch._sym_sqrt..."""
-    math_form = getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
-    return minitorch2.sym_float if fn is float else math_form
-
-
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
     if fn is operator.getitem and (hasattr(a, "getitem") or isinstance(a, TensorVariable)):  # (an ndarray's: its own)
@@ -64,7 +58,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
         return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
-            isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
+            isinstance(v, SymNodeVariable) or type(getattr(v, "value", None)) in (int, float, bool) for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
@@ -131,6 +125,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         handler = getattr(self, f"call_{name}", None)
         if fn is print:
             raise Unsupported("print() is a side effect", "print")
+        if (on_a_size := size_builtin(tx, fn, args, kwargs)) is not None:  # (bool(n), round(n / 2), ...)
+            return on_a_size
         if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):
             return handler(tx, *args, **kwargs)
         if getattr(operator, name, None) is fn and not kwargs and len(args) in (1, 2):
@@ -138,9 +134,6 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
-        if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
-                not kwargs and _symbolic_math(fn):
-            return sym_arithmetic(tx.output, _symbolic_math(fn), args)
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})

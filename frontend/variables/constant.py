@@ -59,8 +59,11 @@ class ConstantVariable(ValueVariable):
         return super().call_function(tx, args, kwargs)
 
     def call_method(self, tx, name, args, kwargs):
-        """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants."""
+        """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants (a size: at run time)."""
         args = [_items(tx, a) if hasattr(a, "next_item") else a for a in (a.realize() for a in args)]
+        from ..opcodes_strings import run_time_format  # (it imports the variables)
+        if name == "format" and type(self.value) is str and not kwargs and (kept := run_time_format(self.value, args)):
+            return kept
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"{name} of a constant called with non-constant arguments", "unsupported_call")
         method = getattr(self.value, name)

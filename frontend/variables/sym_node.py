@@ -78,12 +78,12 @@ class SliceVariable(VariableTracker):
         return slice(*[p.as_python_constant() for p in self.parts])
 
 
-def sym_arithmetic(og, fn, args):
-    """fn (an operator) over sizes and constants: a node and its value, even where that is a number (`s77 - s77`,
-    Dynamo's Sym(0), stays a node its users read; an expression computed again is the first node's, at the end:
-    size_nodes.py)."""
+def sym_arithmetic(og, fn, args, kind="call_function", target=None):
+    """fn (an operator) over sizes and constants: a node (calling `target`, else fn) and its value, even where that is
+    a number (`s77 - s77`, Dynamo's Sym(0), stays a node its users read; an expression computed again is the first
+    node's, at the end: size_nodes.py)."""
     result = size_nodes.as_sym_number(fn(*[og.as_arg(a, fake=True) for a in args]), og.shape_env)
-    return SymNodeVariable(og.create_proxy("call_function", fn, [og.as_arg(a) for a in args], {}, result, True), result)
+    return SymNodeVariable(og.create_proxy(kind, target or fn, [og.as_arg(a) for a in args], {}, result, True), result)
 
 
 SYMBOLIC_OPERATORS = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,

@@ -284,6 +284,16 @@ def _broadcast_shapes(*shapes):
     return common
 
 
+def copy_rule(out, self, src, non_blocking=False):
+    """torch's fake copy_ expands src to self's sizes with broadcast_in_dim, which asks of each of src's sizes whether
+    it is 1 (guard_or_false: not of a size from data): `x[: n // 2] = y[: n // 2]` guards `n // 2 == 1` at n = 3. The
+    only rule run on an op returning its input (copy_ returns self): it asks, and leaves self's strides."""
+    for size in src.shape if isinstance(src, Tensor) else ():
+        if not is_symbolic(size) or size.node.hint is not None:
+            bool(size == 1)
+    return None
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
 # sub(other, self), masked_fill a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
@@ -298,6 +308,7 @@ FAKE_STRIDE_RULES = {
     "aten::convolution": _conv_rule,
     "aten::mean.dim": _mean_rule,
     "aten::threshold_backward": _threshold_backward_rule,
+    "aten::copy_": copy_rule,
 } | {f"aten::{name}": _reduction_rule for name in (
     "sum.dim_IntList", "amax", "amin", "prod.dim_int", "var.correction", "std.correction")
 } | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}

@@ -13,7 +13,7 @@ from .._tensor import DataDependentOutputException, DynamicOutputShapeException,
 from ..autograd.graph import DelayedError
 from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode
-from .fake_strides import fake_stride_rule
+from .fake_strides import copy_rule, fake_stride_rule
 from .strided_symbols import symbolic_strides
 
 
@@ -77,7 +77,7 @@ def run_meta(func, args, kwargs):
     single output then taking the strides PyTorch's fake tensor has (fake_strides.py says where and why)."""
     out = func.meta(*args, **kwargs)
     rule = fake_stride_rule(func)
-    if rule is not None and isinstance(out, FakeTensor) and not any(out is a for a in args):
+    if rule is not None and isinstance(out, FakeTensor) and (rule is copy_rule or not any(out is a for a in args)):
         stride = rule(out, *args, **kwargs)
         if stride is not None:
             out._stride = tuple(stride)

@@ -25,7 +25,7 @@ Not fixed (strict xfails below): compiled fill_ of a value out of the dtype's ra
 ours while tracing); a compiled out= partly overlapping an input (torch computes); out= the input of another shape
 (torch resizes); float_tensor.clamp(min=complex) (SILENT: ours promotes); a compiled add_ of 0j (torch computes);
 the last bits of eager softmax, of dynamic inductor softmax, of float32 ** a number and of a double backward
-(SILENT, one ulp); torch's ConstraintViolationError for a marked size of 2 that // pins.
+(SILENT, one ulp). (Fixed in session 31: torch's ConstraintViolationError for a marked size of 2 that // pins.)
 """
 import math
 import warnings
@@ -386,8 +386,6 @@ def test_eager_double_backward_rounds_as_torch():
     check(fn, "eager")
 
 
-@pytest.mark.xfail(strict=True, reason="mark_dynamic on a size that becomes 2: torch's guards on x.shape[0] // 3 "
-                   "pin it and raise ConstraintViolationError; ours keeps it symbolic and computes")
 def test_marked_dynamic_size_2_specialized_by_floor_division_raises():
     check_sizes(lambda t: lambda x: x.new_ones(x.shape[0] // 3, (x.shape[0] % 3) + 1), "aot_eager", mark=True)
 

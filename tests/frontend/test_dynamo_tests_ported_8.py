@@ -37,13 +37,6 @@ KNOWN_DIFFS = {
     "in8_int_to_bytes_roundtrip": "int.to_bytes: Dynamo cannot trace it and breaks there (the resume folds "
                                   "int.from_bytes); ours folds to_bytes but not int.from_bytes (an attribute of the "
                                   "builtin int), breaking at its load and call: ours (1, 2, 3), Dynamo (2, 4, 1)",
-    "rc8_tuple_arg_length": "ints inside a tuple argument: once they change, Dynamo makes them SymInt inputs "
-                            "(L_t_0_...) and sum() of them one torch.sym_sum node; ours makes only top-level int "
-                            "arguments dynamic, so the third compile has the ints as constants: ours (3, 6, 0), "
-                            "Dynamo (3, 7, 0)",
-    "rc8_float_arg_rounds": "round() of a float argument that became dynamic: Dynamo keeps it symbolic "
-                            "(item, __round__, then mul: 3 ops); ours has no round() of a SymFloat and specializes "
-                            "the float (a constant graph): ours (2, 2, 0), Dynamo (2, 4, 0)",
 }
 
 

@@ -42,22 +42,7 @@ RECOMPILE_CALLS = {
 DYNAMIC_LENGTHS = (3, 5, 3, 8)
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {
-    "dy9_math_ceil_of_size_ratio": "math.ceil of a size's true division: Dynamo keeps it symbolic (a math_ceil node "
-                                   "of the SymFloat, one graph for every length); ours has no ceil/floor/round of a "
-                                   "SymFloat and specializes the size: ours (3, 6, 0), Dynamo (1, 4, 0)",
-    "dy9_round_of_size_ratio": "round() of a size's true division: Dynamo records truediv.__round__() (one graph); "
-                               "ours specializes the size (no round of a SymFloat): ours (3, 6, 0), Dynamo (1, 4, 0)",
-    "dy9_str_of_size": "str() of a size symbol: Dynamo breaks there (a graph break, then a resume per call); ours "
-                       "specializes the size and folds the string: ours (3, 6, 0), Dynamo (4, 6, 1)",
-    "dy9_star_unpack_of_tensor": "`first, *rest = a` of a tensor whose length is dynamic: both recompile per length, "
-                                 "but Dynamo's graphs have fewer nodes: ours (3, 22, 0), Dynamo (3, 9, 0)",
-    "dy9_setitem_first_half": "x[:n // 2] = y[:n // 2] with n dynamic: Dynamo compiles a second graph (its slice "
-                              "of length n // 2 == 1 at n = 3 specializes, 0/1 sizes are not symbolic); ours keeps "
-                              "one graph: ours (1, 4, 0), Dynamo (2, 8, 0)",
-    "dy9_bool_of_size": "bool() of a size symbol: Dynamo keeps it a SymBool node in the graph (3 ops); ours "
-                        "decides it with a guard (a constant True): ours (1, 2, 0), Dynamo (1, 3, 0)",
-}
+KNOWN_DIFFS = {}
 
 
 def _dynamic_run(lib, fn):

@@ -58,6 +58,11 @@ def solved_for_symbol(shape_env, equality):
     lhs, rhs = equality.args
     if lhs.is_Symbol != rhs.is_Symbol:
         return (lhs, rhs) if lhs.is_Symbol else (rhs, lhs)
+    if type(lhs).__name__ == "FloorDiv" and lhs.args[0].is_Symbol and lhs.args[1].is_Integer and rhs.is_Integer:
+        symbol, k = lhs.args  # `s // 3 == 0` with s >= 2 known: s is 2 (torch's solver narrows s to [0, 2] first)
+        low, high = shape_env.var_to_range.get(symbol, (-sympy.oo, sympy.oo))
+        low, high = max(low, rhs * k), min(high, rhs * k + k - 1)
+        return (symbol, low) if low == high else None
     if len(equality.free_symbols) != 1:
         return None
     (symbol,) = equality.free_symbols

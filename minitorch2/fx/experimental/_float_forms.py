@@ -7,6 +7,8 @@ no decision depends on the form: sympy evaluates both as soon as their arguments
 """
 import sympy
 
+from . import _rounding  # noqa: F401 (loaded with the float forms: SymFloat's round(), math.ceil, math.floor)
+
 
 class ToFloat(sympy.Function):
     """float(n) of an int expression, kept as written (torch's): `n * 0.5` is `0.5*ToFloat(s86)`."""

@@ -99,7 +99,7 @@ class SymNode:
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
             other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
         a, a_hint = self.expr, self.hint
-        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other), other)
+        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(+other), other)  # (+True: 1)
         if reflected:
             (a, a_hint), (b, b_hint) = (b, b_hint), (a, a_hint)
         hint = None if a_hint is None or b_hint is None else op(a_hint, b_hint)
