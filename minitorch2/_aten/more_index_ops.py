@@ -70,7 +70,7 @@ def _pad_widths(self, pad):
     for i in range(len(pad) // 2):
         widths[self.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
     for size, (lo, hi) in zip(self.shape, widths):  # (ATen narrows by negative pads first, the left one first)
-        if size + min(lo, 0) < 0 or size + min(lo, 0) + min(hi, 0) < 0:
+        if (lo < 0 or hi < 0) and (size + min(lo, 0) < 0 or size + min(lo, 0) + min(hi, 0) < 0):
             raise RuntimeError("narrow(): length must be non-negative.")
     return widths
 
