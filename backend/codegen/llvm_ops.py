@@ -44,17 +44,15 @@ def cast(b, x, dtype):
     if dtype.is_floating_point:
         return b.convert("uitofp" if is_unsigned(source) else "sitofp", x, dtype)
     old, new = bit_width(source), bit_width(dtype)
-    if new < old:
-        return b.convert("trunc", x, dtype)
-    if new > old:
-        return b.convert("zext" if is_unsigned(source) else "sext", x, dtype)
-    return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+    if new == old:
+        return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+    return b.convert("trunc" if new < old else "zext" if is_unsigned(source) else "sext", x, dtype)
 
 
 def float_to_int(b, x, dtype):
     """The truncating conversion torch's CPU kernels do (x86's cvtt): to int64 for int64, else to int32 and
-    then wrapped to the narrow type; NaN and values outside the conversion's range give its minimum
-    (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
+    then wrapped to the narrow type (saturated for float32 to int8); NaN and values outside the conversion's range
+    give its minimum (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
     if x.dtype in dt.HALVES:
         x = cast(b, x, dt.float32)  # (its register)
     wide = dt.int64 if dtype is dt.int64 or (dtype is dt.uint8 and x.dtype is dt.float64) else dt.int32
@@ -64,6 +62,8 @@ def float_to_int(b, x, dtype):
                        hint="in_range")
     converted = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{FLOAT_SUFFIXES[x.ty]}", wide, [x], hint="to_int")
     converted = b.select(in_range, converted, const(-int(limit), wide), hint="to_int")
+    if dtype is dt.int8 and x.dtype is dt.float32:  # (torch's compiled kernels saturate here: their vector convert)
+        converted = b.intrinsic("smax", wide, [b.intrinsic("smin", wide, [converted, const(127, wide)]), const(-128, wide)])
     return converted if wide is dtype else b.convert("trunc", converted, dtype)
 
 
