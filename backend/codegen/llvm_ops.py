@@ -20,9 +20,7 @@ def bit_width(dtype):
     return int(register_type(dtype)[1:])
 
 
-def truthy(b, x):
-    if x.dtype is dt.bool_:
-        return x
+def truthy(b, x):  # (a bool x too: icmp ne i1 x, false is x)
     if x.dtype.is_floating_point:
         return b.fcmp("une", x, const(0.0, x.dtype), hint="truthy")
     return b.icmp("ne", x, const(0, x.dtype), hint="truthy")
@@ -63,7 +61,8 @@ def float_to_int(b, x, dtype):
     converted = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{FLOAT_SUFFIXES[x.ty]}", wide, [x], hint="to_int")
     converted = b.select(in_range, converted, const(-int(limit), wide), hint="to_int")
     if dtype is dt.int8 and x.dtype is dt.float32:  # (torch's compiled kernels saturate here: their vector convert)
-        converted = b.intrinsic("smax", wide, [b.intrinsic("smin", wide, [converted, const(127, wide)]), const(-128, wide)])
+        low = b.intrinsic("smin", wide, [converted, const(127, wide)])
+        converted = b.intrinsic("smax", wide, [low, const(-128, wide)], hint="to_int")
     return converted if wide is dtype else b.convert("trunc", converted, dtype)
 
 
@@ -410,7 +409,7 @@ def combine(b, kind, acc, value, hint):
         return BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
     if kind not in COMBINE_OPCODES:
         raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
-    float_opcode, int_opcode = COMBINE_OPCODES[kind]
+    float_opcode, int_opcode = COMBINE_OPCODES["any" if kind == "sum" and value.dtype is dt.bool_ else kind]
     if floating and float_opcode:  # reassociable, so that the vectorizer may split the sum into lanes
         return b.binop(f"{float_opcode} reassoc", acc, value, hint=hint)
     return b.binop(int_opcode, acc, value, hint=hint)

@@ -6,6 +6,9 @@ operands, zero divisors, int min // -1, Python int scalars), bitwise ops and shi
 signed-zero ordering in max/min/sort/topk/median/mode/unique, and reductions over narrow ints.
 
 Found and fixed:
+- the gradient of norm(p) for p < 2 was nan at zero elements (x |x|^(p-2) is 0 * inf there); ATen's
+  FunctionsManual takes sgn(x) |x|^(p-1), masked at zeros for p < 1 (then times norm^(1-p)).
+- the inductor's sum into bool (x.sum(dtype=torch.bool)) added in one bit, True + True = False; it is any().
 - the inductor's float32 (float16, bfloat16) -> int8 cast wrapped out-of-range values (300.7 -> 44, nan -> 0) as
   eager does; torch's compiled kernels saturate there (their vector convert packs with saturation: 300.7 -> 127,
   nan and inf -> -128). float64 -> int8 and every cast to uint8 still wrap, in torch's compiled kernels too.
@@ -13,7 +16,8 @@ Found and fixed:
 Not fixed (strict xfails below): torch's compiled scalar loop for tensors shorter than its vector loop (it wraps
 there, as eager); tie-breaking among equal keys (nan, -0.0 and 0.0) in topk, kthvalue, mode and nanmedian's index
 (ATen's partial sorts pick other indices); unique(dim=0)'s order of rows holding nan; x.sort(1, stable=True)
-(torch: TypeError, its stable overload takes dim by keyword only); the compiled amax/amin/sum of signed zeros over
+(torch: TypeError, its stable overload takes dim by keyword only); cumsum/cumprod into bool (torch:
+NotImplementedError); the compiled amax/amin/sum of signed zeros over
 a dimension of at most 8 (torch's inductor unrolls it: the last of equal operands wins and -0.0 sums stay -0.0).
 """
 import pytest
@@ -33,6 +37,23 @@ def test_float_to_narrow_int_casts_as_torch(source, mode):
         return [C(f)(x) for f in (lambda a: (a * 1).to(lib.int8), lambda a: (a * 1).to(lib.uint8),  # (a kernel each:
                                   lambda a: (a + 0).to(lib.int8).sum())]  # torch vectorizes these)
     check(fn, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_norm_gradient_at_zero_elements_for_orders_below_2(mode):
+    def fn(lib, C):
+        x, z = lib.tensor([0.0, 4.0, -0.0], requires_grad=True), lib.zeros(3, requires_grad=True)
+        x2 = lib.tensor([0.0, 3.0, -4.0], requires_grad=True)  # (p = 1.5 there: last bits of pow, test_probes_s30)
+        return [lib.autograd.grad(C(lambda a, p=p: a.norm(p))(t), t)[0] for p, t in ((0.5, x2), (0.5, z), (1.5, x),
+                                                                                   (1.5, z), (1.25, x))]
+    check(fn, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sum_into_bool_is_any(mode):
+    check(lambda lib, C: C(lambda x, y: (x.sum(dtype=lib.bool), x.view(4, 8).sum(1, dtype=lib.bool),
+                                         y.sum(dtype=lib.bool)))(
+        lib.tensor([True, True, False, True] * 8), lib.tensor([1, 2, 0, -1] * 8)), mode)
 
 
 # ---------------------------------------------------------------- probes that agreed (a sample)
@@ -133,6 +154,13 @@ def test_nanmedian_index_of_an_all_nan_row():
                    "(torch puts the row of nans between [1, nan, ...] and [2, ...])")
 def test_unique_rows_holding_nan():
     check(lambda lib, C: lib.unique(lib.tensor([[1.0, NAN], [NAN, NAN], [2.0, 2.0], [0.0, 1.0]]), dim=0), "eager")
+
+
+@pytest.mark.xfail(strict=True, reason="cumsum/cumprod into bool: ATen's CPU kernels have no bool instance "
+                   "(NotImplementedError); ours compute")
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_cumulative_ops_into_bool_raise(op):
+    check(lambda lib, C: getattr(lib.tensor([True, False]), op)(0, dtype=lib.bool), "eager")
 
 
 @pytest.mark.xfail(strict=True, reason="x.sort(1, stable=True): torch's stable overload takes dim by keyword only "
