@@ -111,10 +111,8 @@ def sigmoid_float32(b, x):
     return b.binop("fdiv", numerator, b.binop("fadd", e, const(1.0, x.dtype)), hint="sigmoid")
 
 
-def neg(b, x):
-    if x.dtype.is_floating_point:
-        return b.fneg(x)
-    return x if x.dtype is dt.bool_ else b.binop("sub", const(0, x.dtype), x, hint="neg")
+def neg(b, x):  # (a bool x too: 0 - x is x in one bit)
+    return b.fneg(x) if x.dtype.is_floating_point else b.binop("sub", const(0, x.dtype), x, hint="neg")
 
 
 def absolute(b, x):
