@@ -17,8 +17,12 @@ Not fixed (strict xfails below): torch's compiled scalar loop for tensors shorte
 there, as eager); tie-breaking among equal keys (nan, -0.0 and 0.0) in topk, kthvalue, mode and nanmedian's index
 (ATen's partial sorts pick other indices); unique(dim=0)'s order of rows holding nan; x.sort(1, stable=True)
 (torch: TypeError, its stable overload takes dim by keyword only); cumsum/cumprod into bool (torch:
-NotImplementedError); the compiled amax/amin/sum of signed zeros over
-a dimension of at most 8 (torch's inductor unrolls it: the last of equal operands wins and -0.0 sums stay -0.0).
+NotImplementedError); the compiled amax/amin/sum of signed zeros over a dimension of at most 8 (torch's inductor
+unrolls it: the last of equal operands wins and -0.0 sums stay -0.0).
+
+Seen and left alone: torch's compiled kernels fail to build for int_tensor.var(), prod(dtype=torch.bool) and
+float_tensor & 1 (InductorError; ours raises while tracing or computes as eager), and kill the process (SIGFPE)
+for a compiled trunc division of integers by zero (ours raises eager's RuntimeError).
 """
 import pytest
 
