@@ -9,6 +9,7 @@ Found and fixed:
 - the gradient of norm(p) for p < 2 was nan at zero elements (x |x|^(p-2) is 0 * inf there); ATen's
   FunctionsManual takes sgn(x) |x|^(p-1), masked at zeros for p < 1 (then times norm^(1-p)).
 - the inductor's sum into bool (x.sum(dtype=torch.bool)) added in one bit, True + True = False; it is any().
+- cumsum/cumprod into bool computed; ATen's CPU scans have no bool instance (NotImplementedError), compiled too.
 - the inductor's float32 (float16, bfloat16) -> int8 cast wrapped out-of-range values (300.7 -> 44, nan -> 0) as
   eager does; torch's compiled kernels saturate there (their vector convert packs with saturation: 300.7 -> 127,
   nan and inf -> -128). float64 -> int8 and every cast to uint8 still wrap, in torch's compiled kernels too.
@@ -16,9 +17,8 @@ Found and fixed:
 Not fixed (strict xfails below): torch's compiled scalar loop for tensors shorter than its vector loop (it wraps
 there, as eager); tie-breaking among equal keys (nan, -0.0 and 0.0) in topk, kthvalue, mode and nanmedian's index
 (ATen's partial sorts pick other indices); unique(dim=0)'s order of rows holding nan; x.sort(1, stable=True)
-(torch: TypeError, its stable overload takes dim by keyword only); cumsum/cumprod into bool (torch:
-NotImplementedError); the compiled amax/amin/sum of signed zeros over a dimension of at most 8 (torch's inductor
-unrolls it: the last of equal operands wins and -0.0 sums stay -0.0).
+(torch: TypeError, its stable overload takes dim by keyword only); the compiled amax/amin/sum of signed zeros over
+a dimension of at most 8 (torch's inductor unrolls it: the last of equal operands wins and -0.0 sums stay -0.0).
 
 Seen and left alone: torch's compiled kernels fail to build for int_tensor.var(), prod(dtype=torch.bool) and
 float_tensor & 1 (InductorError; ours raises while tracing or computes as eager), and kill the process (SIGFPE)
@@ -160,11 +160,10 @@ def test_unique_rows_holding_nan():
     check(lambda lib, C: lib.unique(lib.tensor([[1.0, NAN], [NAN, NAN], [2.0, 2.0], [0.0, 1.0]]), dim=0), "eager")
 
 
-@pytest.mark.xfail(strict=True, reason="cumsum/cumprod into bool: ATen's CPU kernels have no bool instance "
-                   "(NotImplementedError); ours compute")
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("op", ["cumsum", "cumprod"])
-def test_cumulative_ops_into_bool_raise(op):
-    check(lambda lib, C: getattr(lib.tensor([True, False]), op)(0, dtype=lib.bool), "eager")
+def test_cumulative_ops_into_bool_raise(op, mode):
+    check(lambda lib, C: C(lambda x: getattr(x, op)(0, dtype=lib.bool))(lib.tensor([True, False] * 8)), mode)
 
 
 @pytest.mark.xfail(strict=True, reason="x.sort(1, stable=True): torch's stable overload takes dim by keyword only "
