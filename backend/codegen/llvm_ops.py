@@ -20,9 +20,7 @@ def bit_width(dtype):
     return int(register_type(dtype)[1:])
 
 
-def truthy(b, x):
-    if x.dtype is dt.bool_:
-        return x
+def truthy(b, x):  # (a bool x too: icmp ne i1 x, false is x)
     if x.dtype.is_floating_point:
         return b.fcmp("une", x, const(0.0, x.dtype), hint="truthy")
     return b.icmp("ne", x, const(0, x.dtype), hint="truthy")
@@ -44,17 +42,15 @@ def cast(b, x, dtype):
     if dtype.is_floating_point:
         return b.convert("uitofp" if is_unsigned(source) else "sitofp", x, dtype)
     old, new = bit_width(source), bit_width(dtype)
-    if new < old:
-        return b.convert("trunc", x, dtype)
-    if new > old:
-        return b.convert("zext" if is_unsigned(source) else "sext", x, dtype)
-    return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+    if new == old:
+        return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+    return b.convert("trunc" if new < old else "zext" if is_unsigned(source) else "sext", x, dtype)
 
 
 def float_to_int(b, x, dtype):
     """The truncating conversion torch's CPU kernels do (x86's cvtt): to int64 for int64, else to int32 and
-    then wrapped to the narrow type; NaN and values outside the conversion's range give its minimum
-    (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
+    then wrapped to the narrow type (saturated for float32 to int8); NaN and values outside the conversion's range
+    give its minimum (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
     if x.dtype in dt.HALVES:
         x = cast(b, x, dt.float32)  # (its register)
     wide = dt.int64 if dtype is dt.int64 or (dtype is dt.uint8 and x.dtype is dt.float64) else dt.int32
@@ -64,6 +60,9 @@ def float_to_int(b, x, dtype):
                        hint="in_range")
     converted = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{FLOAT_SUFFIXES[x.ty]}", wide, [x], hint="to_int")
     converted = b.select(in_range, converted, const(-int(limit), wide), hint="to_int")
+    if dtype is dt.int8 and x.dtype is dt.float32:  # (torch's compiled kernels saturate here: their vector convert)
+        low = b.intrinsic("smin", wide, [converted, const(127, wide)])
+        converted = b.intrinsic("smax", wide, [low, const(-128, wide)], hint="to_int")
     return converted if wide is dtype else b.convert("trunc", converted, dtype)
 
 
@@ -112,10 +111,8 @@ def sigmoid_float32(b, x):
     return b.binop("fdiv", numerator, b.binop("fadd", e, const(1.0, x.dtype)), hint="sigmoid")
 
 
-def neg(b, x):
-    if x.dtype.is_floating_point:
-        return b.fneg(x)
-    return x if x.dtype is dt.bool_ else b.binop("sub", const(0, x.dtype), x, hint="neg")
+def neg(b, x):  # (a bool x too: 0 - x is x in one bit)
+    return b.fneg(x) if x.dtype.is_floating_point else b.binop("sub", const(0, x.dtype), x, hint="neg")
 
 
 def absolute(b, x):
@@ -410,7 +407,7 @@ def combine(b, kind, acc, value, hint):
         return BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
     if kind not in COMBINE_OPCODES:
         raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
-    float_opcode, int_opcode = COMBINE_OPCODES[kind]
+    float_opcode, int_opcode = COMBINE_OPCODES["any" if kind == "sum" and value.dtype is dt.bool_ else kind]
     if floating and float_opcode:  # reassociable, so that the vectorizer may split the sum into lanes
         return b.binop(f"{float_opcode} reassoc", acc, value, hint=hint)
     return b.binop(int_opcode, acc, value, hint=hint)

@@ -209,6 +209,8 @@ def _to_dtype(x, dtype):
     x = np.asarray(x)
     if dtype is _dtype.bool_:
         return x != 0
+    if dtype is _dtype.int8 and x.dtype == np.float32:  # (saturated, as llvm_ops.float_to_int: torch's compiled)
+        x = np.clip(_to_dtype(x, _dtype.int32), -128, 127)
     copy_as_aten(result := np.empty(x.shape, _register(dtype)), x)  # (a C cast truncates toward zero)
     return result
 

@@ -51,7 +51,15 @@ def linalg_vector_norm(grad, self, result, ord=2, dim=None, keepdim=False):
         count = aten.sum.dim_IntList(mask, dims, True)
         share = aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
         return aten.mul.Tensor(aten.sgn.default(self), share)
-    power = aten.mul.Tensor(self, aten.pow.Tensor_Scalar(aten.abs.default(self), ord - 2))
+    magnitude = aten.abs.default(self)
+    if ord < 1:  # (|x|^(p-1) is inf at a zero element: ATen masks it, and multiplies by norm^(1-p) instead)
+        power = aten.masked_fill_.Scalar(aten.pow.Tensor_Scalar(magnitude, ord - 1), aten.eq.Scalar(self, 0), 0)
+        power = aten.mul.Tensor(aten.sgn.default(self), power)
+        return aten.mul.Tensor(aten.mul.Tensor(power, grad), aten.pow.Tensor_Scalar(norm, 1 - ord))
+    if ord < 2:  # (sgn(x) |x|^(p-1), not x |x|^(p-2): that is 0 * inf at a zero element)
+        power = aten.mul.Tensor(aten.sgn.default(self), aten.pow.Tensor_Scalar(magnitude, ord - 1))
+    else:
+        power = aten.mul.Tensor(self, aten.pow.Tensor_Scalar(magnitude, ord - 2))
     scale = aten.div.Tensor(grad, aten.pow.Tensor_Scalar(norm, ord - 1))
     return aten.mul.Tensor(power, aten.masked_fill_.Scalar(scale, aten.eq.Scalar(norm, 0), 0))
 

@@ -178,7 +178,7 @@ def _scan(np_fn):
     """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do. ATen's float cumsum adds
     to 0. (numpy's starts from the first element), so a run of -0. sums to 0."""
     def kernel(self, dim, *, dtype=None):
-        out_dtype = sum_dtype(self, dtype)
+        out_dtype = meta(self, dim, dtype=dtype).dtype
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
@@ -189,6 +189,8 @@ def _scan(np_fn):
 
     def meta(self, dim, *, dtype=None):
         wrap_dim(dim, self.dim())
+        if sum_dtype(self, dtype) is _dtype.bool_:  # (ATen's CPU scans have no bool instance)
+            raise NotImplementedError(f'"{np_fn.__name__}_out_cpu" not implemented for \'Bool\'')
         return fake_empty(self.shape, sum_dtype(self, dtype))
 
     return kernel, meta

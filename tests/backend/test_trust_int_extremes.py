@@ -79,6 +79,9 @@ def _assigned(out, x):
 @pytest.mark.parametrize("source", ["float64", "float32", "float16"])
 @pytest.mark.parametrize("how", list(CONVERSIONS))
 def test_floats_out_of_range_convert_as_atens_cpu_kernels(how, source, target, mode):
+    if mode != "eager" and mode != "aot_eager" and target == "int8" and source != "float64":
+        pytest.skip("torch's compiled kernels saturate float32 -> int8, unlike eager: test_probes_s31 compares them")
+
     def make(L):
         with np.errstate(all="ignore"):
             return (L.tensor(np.array(FLOATS).astype(source).tolist(), dtype=getattr(L, source)),)
