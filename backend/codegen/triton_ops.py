@@ -212,6 +212,8 @@ def cast(x, dtype):
         return Term(truthy(x), dtype)
     if source.is_floating_point and not dtype.is_floating_point and (dtype.itemsize < 4 or is_unsigned(dtype)):
         wide = "tl.int64" if source is dt.float64 and dtype is dt.uint8 else "tl.int32"  # as ATen's CPU casts
+        if dtype is dt.int8 and source is not dt.float64:  # (saturated, as llvm_ops.float_to_int: torch's compiled)
+            return Term(f"tl.minimum(tl.maximum({x.text}.to(tl.int32), -128), 127).to(tl.int8)", dtype)
         return Term(f"{x.text}.to({wide}).to({triton_dtype(dtype)})", dtype)
     return Term(f"{x.text}.to({triton_dtype(dtype)})", dtype)
 
