@@ -69,8 +69,9 @@ def _pad_widths(self, pad):
     widths = [(0, 0)] * self.dim()
     for i in range(len(pad) // 2):
         widths[self.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    for size, (lo, hi) in zip(self.shape, widths):  # (ATen narrows by negative pads first, the left one first)
-        if (lo < 0 or hi < 0) and (size + min(lo, 0) < 0 or size + min(lo, 0) + min(hi, 0) < 0):
+    for size, (lo, hi) in zip(self.shape, widths):  # (ATen narrows by negative pads first; no guard on a symbol)
+        negative = type(lo) is int and type(hi) is int and (lo < 0 or hi < 0)
+        if negative and (size + min(lo, 0) < 0 or size + min(lo, 0) + min(hi, 0) < 0):
             raise RuntimeError("narrow(): length must be non-negative.")
     return widths
 

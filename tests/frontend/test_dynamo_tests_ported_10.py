@@ -49,9 +49,6 @@ KNOWN_DIFFS = {
     "md10_parameter_data_arith": "a parameter's .data read in the frame: Dynamo records "
                                  "torch._C._autograd._get_data_attr(w) in the graph; ours has no such node and breaks "
                                  "(tensor attribute 'data'): ours (1, 2, 1), Dynamo (1, 3, 0)",
-    "rc10_tuple_length_changes": "ints in a tuple argument whose values change: Dynamo's recompile makes them "
-                                 "dynamic (sum(t) is one torch.sym_sum node); ours keeps them constants (the third "
-                                 "frame has no sym_sum): ours (4, 8, 0), Dynamo (4, 9, 0)",
 }
 
 
