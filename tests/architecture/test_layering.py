@@ -32,6 +32,9 @@ BELOW = {
 UPWARD = {
     ("minitorch2/__init__.py", "frontend", True),
     ("minitorch2/nn/modules/module_more.py", "frontend", True),  # Module.compile: torch.compile of its call
+    # torch.compile's backend= looked up, and its options= applied to backend.config while the graph compiles
+    ("minitorch2/_compile_args.py", "frontend", True),
+    ("minitorch2/_compile_args.py", "backend", True),
     ("minitorch2/export/_compiler.py", "autograd", True),
     ("minitorch2/_functions_nn_level.py", "autograd", True),  # torch.vmap is torch.func's
     ("minitorch2/jit.py", "autograd", True),  # torch.jit.trace of a function records it with make_fx
