@@ -4,7 +4,8 @@ tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.typ
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy and pickling, format specs on a
 one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor
 back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
-tensor and its grad_fn), c10's grammar of device strings with its errors (torch.device("cuda:0")), and what a
+tensor and its grad_fn), requires_grad_ and `.grad` with torch's checks of what is assigned and its warning on a
+non-leaf, c10's grammar of device strings with its errors (torch.device("cuda:0")), and what a
 script asks of `untyped_storage()` (data_ptr, ==, copy_).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
