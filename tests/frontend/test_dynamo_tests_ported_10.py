@@ -16,12 +16,12 @@ import pytest
 import torch
 
 import minitorch2
-from frontend.testing import CompileCounter
 
 from .corpus_dynamo_tests_ported_10 import PORTED_SRC as FIRST_HALF
 from .corpus_dynamo_tests_ported_10b import DYNAMIC_SRC, PORTED_SRC as SECOND_HALF, RECOMPILE_SRC
 from .test_dynamo_counts import ARRAYS, _assert_close
-from .test_dynamo_tests_ported import (_clear_counters, _breaks, build_batch, check_against_dynamo,
+from .test_dynamo_tests_ported_9 import _dynamic_run  # (lengths 3, 5, 3, 8; Dynamo's counts beside ours)
+from .test_dynamo_tests_ported import (build_batch, check_against_dynamo,
                                        check_batch_is_whole, check_recompiles_against_dynamo, params)
 
 PORTED, TORCH_NS, MT_NS = build_batch(FIRST_HALF, SECOND_HALF)
@@ -42,25 +42,12 @@ RECOMPILE_CALLS = {
     "rc10_shape_rank_changes": [(_X3, 2), (_X2x3, 2), (_X2x3[0], 2), (_X2x3[:, :2], 2)],
 }
 
-DYNAMIC_LENGTHS = (3, 5, 3, 8)
-
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
     "md10_parameter_data_arith": "a parameter's .data read in the frame: Dynamo records "
                                  "torch._C._autograd._get_data_attr(w) in the graph; ours has no such node and breaks "
                                  "(tensor attribute 'data'): ours (1, 2, 1), Dynamo (1, 3, 0)",
 }
-
-
-def _dynamic_run(lib, fn):
-    _clear_counters(lib)
-    counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
-    compiled = lib.compile(fn, backend=counter, dynamic=True)
-    outputs = []
-    for n in DYNAMIC_LENGTHS:
-        a, b = (np.random.default_rng(seed + n).standard_normal(n).astype("float32") for seed in (1, 2))
-        outputs.append(compiled(lib.tensor(a), lib.tensor(b)).detach().numpy())
-    return (counter.frame_count, counter.op_count, _breaks(lib)), outputs
 
 
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
