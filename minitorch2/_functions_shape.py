@@ -77,11 +77,6 @@ def flatten(input, start_dim=0, end_dim=-1):
     return input if s == e else reshape(input, flattened_shape(input, s, e))
 
 
-def unflatten(input, dim, sizes):
-    d = dim % input.dim()
-    return view(input, list(input.shape[:d]) + list(sizes) + list(input.shape[d + 1:]))
-
-
 def squeeze(input, dim=None):
     if dim is None:
         return aten.squeeze.default(input)

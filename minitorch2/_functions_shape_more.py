@@ -1,5 +1,5 @@
 """The torch-level shape functions beyond the core set: diff, tile, repeat_interleave, meshgrid, tensordot, inner,
-take_along_dim, atleast_*d, column_stack, dstack, diag, tril/triu, flip, rot90 and their kin.
+unflatten, take_along_dim, atleast_*d, column_stack, dstack, diag, tril/triu, flip, rot90 and their kin.
 
 Runtime layer (gathered into the `minitorch2` namespace by _functions.py), beside _functions_shape.py's core ones.
 The ones PyTorch composes from other ops in C++ or in torch/functional.py are composed here of the same ops in the
@@ -11,8 +11,9 @@ from builtins import range as builtins_range
 from . import _dtype
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
+from ._aten.views import infer_size
 from ._functions_pointwise import mul
-from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
+from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze, view
 from ._ops import ops
 from ._out import EXACT, TENSORDOT, out_variant
 from ._tensor import Tensor, wrap_dim
@@ -34,6 +35,23 @@ def narrow(input, dim, start, length):
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return aten.slice.Tensor(input, dim, start, start + length)
+
+
+def unflatten(input, dim, sizes):
+    """ATen's unflatten: a view of `dim` split into `sizes` (one of them may be -1), with its checks and words."""
+    if len(sizes) == 0 or input.dim() == 0:
+        raise RuntimeError("unflatten: sizes must be non-empty" if len(sizes) == 0 else "unflatten got an unexpected "
+                           f"error:\nDimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, input.dim())
+    if isinstance(input.shape[d], int) and all(isinstance(size, int) for size in sizes):
+        try:
+            infer_size(sizes, input.shape[d])
+        except RuntimeError as error:
+            if "is invalid for input of size" not in str(error):
+                raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
+            raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {d} "
+                               f"({input.shape[d]}) in the input tensor") from None
+    return view(input, list(input.shape[:d]) + list(sizes) + list(input.shape[d + 1:]))
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):

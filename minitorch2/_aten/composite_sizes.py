@@ -132,7 +132,7 @@ def _infer_size(shape, numel):
             inferred = dim
         else:
             if not _decide(operator.gt, size, -1, True):
-                raise RuntimeError(f"invalid shape dimension {size}")
+                raise RuntimeError(f"invalid shape dimension {size} at index {dim} of shape [{', '.join(map(str, shape))}]")
             newsize = newsize * size
     if inferred is None:
         if not _decide(operator.eq, numel, newsize, True):

@@ -33,12 +33,14 @@ def infer_size(shape, numel):
                 raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape [{', '.join(map(str, shape))}]")
         else:
             known *= s
     if infer is not None:
-        if known == 0 or numel % known != 0:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        if known == 0 or numel % known != 0:  # (0 of 0 elements: any size fits, so ATen calls it ambiguous)
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}" if numel
+                               else f"cannot reshape tensor of 0 elements into shape [{', '.join(map(str, shape))}] "
+                               "because the unspecified dimension size -1 can be any value and is ambiguous")
         shape[infer] = numel // known
     elif numel != known:  # (torch checks `numel == known`: the guard's sides in that order)
         raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")

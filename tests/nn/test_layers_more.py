@@ -360,7 +360,6 @@ def test_bad_input_raises_torch_error(name):
     _raises_like_torch(BAD_INPUTS[name])
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor.unflatten's message (minitorch2/_tensor_methods.py, not this task's)")
 def test_unflatten_sizes_error():
     _raises_like_torch(lambda t: t.nn.Unflatten(1, (2, 3))(t.randn(2, 5)))
 
