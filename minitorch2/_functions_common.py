@@ -31,7 +31,7 @@ from ._functions_pointwise import floor_divide
 from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
 from ._functions_shape_more import flip
 from ._functions_sorting import sort
-from ._tensor import Size, Tensor, contiguous_format, device
+from ._tensor import Size, Tensor, contiguous_format, device, wrap_dim
 from ._ops import ops
 
 aten = ops.aten
@@ -242,7 +242,7 @@ def unravel_index(indices, shape):
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoid rule along `dim`: spacing `dx` (1 by default) or the sample points `x`."""
-    n = y.shape[dim]
+    n = y.shape[wrap_dim(dim, y.dim())]
     left, right = y.narrow(dim, 0, max(n - 1, 0)), y.narrow(dim, 1, max(n - 1, 0))
     if x is None:
         areas = aten.mul.Scalar(aten.add.Tensor(left, right), (1 if dx is None else dx) / 2)
@@ -299,7 +299,7 @@ def put(input, index, source, accumulate=False):
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along `dim` whose p-norm exceeds maxnorm scaled down to it (torch's grad_fn: RenormBackward0)."""
-    dim = dim % input.dim()
+    dim = wrap_dim(dim, input.dim())
     others = [d for d in builtins_range(input.dim()) if d != dim]
     norms = aten.linalg_vector_norm.default(input, p, others, True)
     factor = aten.where.self(aten.gt.Scalar(norms, maxnorm),

@@ -25,7 +25,7 @@ from ._functions_shape_more import meshgrid
 from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled  # noqa: F401
 
 aten = ops.aten
@@ -48,7 +48,7 @@ def tensor_split(input, indices_or_sections, dim=0):
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
                                f"{_dtype_title(indices_or_sections.dtype)}")
         indices_or_sections = indices_or_sections.tolist()
-    size = input.shape[dim]
+    size = input.shape[wrap_dim(dim, input.dim())]
     if isinstance(indices_or_sections, int):
         sections = indices_or_sections
         if sections <= 0:
@@ -337,7 +337,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     Σ Δx·(y_i + y_(i+1))/2."""
     if y.dim() == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    if y.shape[dim] == 0:
+    if y.shape[wrap_dim(dim, y.dim())] == 0:
         return aten.sum.dim_IntList(aten.mul.Scalar(y, 0.0), [dim])
     if x is None or not isinstance(x, Tensor):
         spacing = 1 if x is None and dx is None else (x if dx is None else dx)

@@ -17,7 +17,7 @@ import numpy as np
 from . import _functions_complex, return_types
 from ._functions_shape import clone
 from ._ops import ops
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 
 aten = ops.aten
 newaxis = None
@@ -274,7 +274,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     """Central differences inside, one-sided ones (of edge_order 1 or 2) at the two ends, along each dim; spacing a
     number (or one per dim) for evenly spaced samples, or one coordinate tensor per dim."""
     dims = list(range(input.dim())) if dim is None else [dim] if isinstance(dim, int) else list(dim)
-    dims = [d % input.dim() for d in dims]
+    dims = [wrap_dim(d, input.dim()) for d in dims]
     spacings = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
     if len(spacings) != len(dims):
         raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "

@@ -17,7 +17,7 @@ from ._aten.meta_util import broadcast_shapes
 from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._sym import SymInt
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap_dim
 
 aten = ops.aten
 
@@ -68,10 +68,9 @@ def view(input, shape):
 
 def flatten(input, start_dim=0, end_dim=-1):
     n = input.dim()
+    s, e = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
     if n == 0:
         return reshape(input, [1])
-    s = start_dim % n
-    e = end_dim % n
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     return input if s == e else reshape(input, flattened_shape(input, s, e))
@@ -107,15 +106,6 @@ select = _function_of(aten.select.int)
 diagonal = _function_of(aten.diagonal.default)
 as_strided = _function_of(aten.as_strided.default)
 as_strided_scatter = _function_of(aten.as_strided_scatter.default)
-
-
-def movedim(input, source, destination):
-    n = input.dim()
-    src = [s % n for s in _dims(source)]
-    dst = [d % n for d in _dims(destination)]
-    moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
-    unmoved = iter(i for i in range(n) if i not in src)
-    return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in range(n)])
 
 
 def _tensor_sequence(tensors):
@@ -156,7 +146,7 @@ def split(tensor, split_size_or_sections, dim=0):
 def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    size = input.shape[dim]
+    size = input.shape[wrap_dim(dim, input.dim())]
     each = (size + chunks - 1) // chunks  # (ATen's steps: over a SymInt, the graph's add, sub and floordiv)
     if each == 0 and size == 0:  # (split would give one empty piece, not `chunks`)
         return split(input, [0] * chunks, dim)

@@ -13,7 +13,7 @@ from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._aten.views import infer_size
 from ._functions_pointwise import mul
-from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze, view
+from ._functions_shape import _dims, _function_of, _t, alias_of, expand, flatten, permute, reshape, unsqueeze, view
 from ._ops import ops
 from ._out import EXACT, TENSORDOT, out_variant
 from ._tensor import Tensor, wrap_dim
@@ -59,6 +59,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    dim = wrap_dim(dim, input.dim())
     for t in (prepend, append):
         if t is not None and t.dim() != input.dim():
             raise RuntimeError("diff expects prepend or append to be the same dimension as input")
@@ -87,7 +88,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return aten.repeat_interleave.Tensor(input, output_size=output_size)
     if dim is None:
         input, dim = flatten(input), 0
-    dim = dim % max(input.dim(), 1)
+    dim = wrap_dim(dim, input.dim())
     if _t(repeats):
         if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.shape[0] == 1):
             repeats = expand(repeats, [input.shape[dim]])
@@ -190,6 +191,21 @@ def inner(input, other):
     return _tensordot(input, other, [-1], [-1])
 
 
+def movedim(input, source, destination):
+    """The dims `source` moved to `destination`, the others kept in their order: one permute, after ATen's checks."""
+    source, destination, n = _dims(source), _dims(destination), input.dim()
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} dims) should contain the "
+                           f"same number of dims as destination ({destination} dims)")
+    src, dst = [wrap_dim(d, n) for d in source], [wrap_dim(d, n) for d in destination]
+    for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
+    unmoved = iter(i for i in builtins_range(n) if i not in src)
+    return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in builtins_range(n)])
+
+
 moveaxis = alias_of(movedim, "moveaxis")
 
 
@@ -201,7 +217,7 @@ def take_along_dim(input, indices, dim=None):
     if input.dim() != indices.dim():
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, but "
                            f"got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
-    d = dim % input.dim()
+    d = wrap_dim(dim, input.dim())
     input_sizes, index_sizes = list(input.shape), list(indices.shape)
     input_sizes[d], index_sizes[d] = indices.shape[d], input.shape[d]
     index_b = aten.expand.default(indices, list(broadcast_shapes_of(tuple(input_sizes), tuple(indices.shape))))

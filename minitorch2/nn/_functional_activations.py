@@ -11,6 +11,7 @@ import warnings
 
 from .._aten.memory import _dtype_title
 from .._ops import ops
+from .._tensor import wrap_dim
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 
 aten = ops.aten
@@ -92,7 +93,7 @@ def glu(input, dim=-1):
     _floating("glu_cpu", input)
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    dim = dim % input.dim()
+    dim = wrap_dim(dim, input.dim())
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
     first, second = aten.split.Tensor(input, input.shape[dim] // 2, dim)

@@ -1,7 +1,10 @@
-"""unflatten, view and reshape given sizes that cannot fit: torch's error classes and words (session 32).
+"""Dims past the rank and sizes that cannot fit: torch's error classes and words (session 32).
 
-unflatten used to wrap any dim modulo the rank (dim 5 of a 2-D tensor split dim 1) and answer a product
-mismatch with view's words; view and reshape gave an ambiguous -1 over 0 elements the words of a size mismatch.
+SILENT before: flatten, movedim/moveaxis, unflatten, repeat_interleave, renorm, glu (F.glu, nn.GLU), gradient,
+take_along_dim and nn.Flatten wrapped a dim past the rank modulo the rank and computed along another dim
+(`x.flatten(5)` of a 3-D x returned x; `x.repeat_interleave(2, 3)` repeated dim 0). torch raises IndexError.
+unflatten also answered a product mismatch with view's words; view and reshape gave an ambiguous -1 over 0
+elements the words of a size mismatch.
 """
 import pytest
 import torch
@@ -25,6 +28,35 @@ SHAPE_MISTAKES = {
     "view negative size": lambda t: t.zeros(6).view(-2, -3),
     "reshape negative size": lambda t: t.zeros(6).reshape(2, -3),
 }
+
+
+X = (2, 3, 4)
+DIM_PAST_THE_RANK = {
+    "flatten start": lambda t: t.zeros(X).flatten(5),
+    "flatten end": lambda t: t.zeros(X).flatten(0, 7),
+    "flatten negative": lambda t: t.zeros(X).flatten(-5),
+    "flatten of a 0-d tensor": lambda t: t.zeros(()).flatten(5),
+    "nn.Flatten": lambda t: t.nn.Flatten(5)(t.zeros(X)),
+    "movedim source": lambda t: t.zeros(X).movedim(3, 0),
+    "movedim destination": lambda t: t.zeros(X).movedim(0, -4),
+    "movedim repeated source": lambda t: t.zeros(X).movedim((0, -3), (1, 2)),
+    "movedim repeated destination": lambda t: t.zeros(X).movedim((0, 1), (2, -1)),
+    "movedim lengths": lambda t: t.zeros(X).movedim((0, 1), (1,)),
+    "moveaxis": lambda t: t.moveaxis(t.zeros(X), 4, 0),
+    "repeat_interleave": lambda t: t.zeros(X).repeat_interleave(2, 3),
+    "renorm": lambda t: t.zeros(X).renorm(2, 3, 1.0),
+    "renorm negative": lambda t: t.renorm(t.zeros(X), 2, -4, 1.0),
+    "F.glu": lambda t: t.nn.functional.glu(t.zeros(2, 4), 2),
+    "nn.GLU": lambda t: t.nn.GLU(3)(t.zeros(X)),
+    "gradient": lambda t: t.gradient(t.zeros(X), dim=3),
+    "take_along_dim": lambda t: t.take_along_dim(t.zeros(X), t.zeros(X, dtype=t.long), dim=3),
+    "chunk": lambda t: t.zeros(X).chunk(2, 3),
+    "diff": lambda t: t.zeros(X).diff(dim=3),
+    "tensor_split": lambda t: t.zeros(X).tensor_split(2, 3),
+    "trapezoid": lambda t: t.trapezoid(t.zeros(X), dim=3),
+    "cumulative_trapezoid": lambda t: t.cumulative_trapezoid(t.zeros(X), dim=3),
+}
+SHAPE_MISTAKES.update(DIM_PAST_THE_RANK)
 
 
 def _first_line_error(fn, lib):
@@ -56,3 +88,22 @@ def test_unflatten_of_a_dynamic_size_compiles_without_checking_symbols():
     for width in (6, 8, 10):
         got = compiled(minitorch2.ones(2, width), 2)
         assert got.tolist() == split_rows(torch.ones(2, width), 2).tolist()
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compiled_dim_past_the_rank_raises_as_torch_compile(backend):
+    def fold(x):
+        return x.movedim(3, 0).flatten(1) * 2
+
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-3, 2\], but got 3\)"):
+        minitorch2.compile(fold, backend=backend)(minitorch2.zeros(X))
+
+
+@pytest.mark.parametrize("shape, source, destination", [
+    ((), 0, 0), ((), -1, 0), ((2, 3, 4), (), ()), ((2, 3, 4), (0, 2), (2, 0)), ((2, 3, 4), [-1, 0], [0, -1]),
+    ((2, 3, 4), 2, 0), ((2, 3, 4), (0, 1), (-1, -2)),
+])
+def test_movedim_in_range_matches_torch(shape, source, destination):
+    got = minitorch2.arange(24.0).view(shape or (24,))[(...,) if shape else 5].movedim(source, destination)
+    want = torch.arange(24.0).view(shape or (24,))[(...,) if shape else 5].movedim(source, destination)
+    assert got.shape == want.shape and got.stride() == want.stride() and got.tolist() == want.tolist()
