@@ -299,6 +299,10 @@ def put(input, index, source, accumulate=False):
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along `dim` whose p-norm exceeds maxnorm scaled down to it (torch's grad_fn: RenormBackward0)."""
+    if input.dim() < 2 or p <= 0 or maxnorm < 0:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} dimensions"
+                           if input.dim() < 2 else "renorm: non-positive-norm not supported" if p <= 0 else
+                           f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
     dim = wrap_dim(dim, input.dim())
     others = [d for d in builtins_range(input.dim()) if d != dim]
     norms = aten.linalg_vector_norm.default(input, p, others, True)

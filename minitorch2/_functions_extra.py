@@ -274,7 +274,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     _check_quantile(input, q, interpolation)
     scalar_q = not isinstance(q, Tensor) or q.dim() == 0
     q = aten.view.default(q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype), [-1])
-    dims = reduction_dims(None if input.dim() == 0 else dim, input.dim())
+    dims = reduction_dims(dim, input.dim())
     if dim is None or input.dim() == 0 or dims[0] == input.dim() - 1:
         values = flatten(input) if dim is None or input.dim() == 0 else input
     else:

@@ -144,8 +144,9 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if chunks <= 0 or input.dim() == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor" if input.dim() == 0 else
+                           f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input.shape[wrap_dim(dim, input.dim())]
     each = (size + chunks - 1) // chunks  # (ATen's steps: over a SymInt, the graph's add, sub and floordiv)
     if each == 0 and size == 0:  # (split would give one empty piece, not `chunks`)

@@ -39,10 +39,10 @@ def narrow(input, dim, start, length):
 
 def unflatten(input, dim, sizes):
     """ATen's unflatten: a view of `dim` split into `sizes` (one of them may be -1), with its checks and words."""
+    d = wrap_dim(dim, input.dim()) if len(sizes) else None
     if len(sizes) == 0 or input.dim() == 0:
         raise RuntimeError("unflatten: sizes must be non-empty" if len(sizes) == 0 else "unflatten got an unexpected "
                            f"error:\nDimension specified as {dim} but tensor has no dimensions")
-    d = wrap_dim(dim, input.dim())
     if isinstance(input.shape[d], int) and all(isinstance(size, int) for size in sizes):
         try:
             infer_size(sizes, input.shape[d])

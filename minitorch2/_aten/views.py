@@ -139,9 +139,9 @@ def _permute(self, dims):
 
 def _transpose(self, dim0, dim1):
     n = self.dim()
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
     if n == 0:
         return (), (), self.storage_offset()
-    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
     order = list(range(n))
     order[d0], order[d1] = order[d1], order[d0]
     return _permute(self, order)
@@ -164,7 +164,7 @@ def _unsqueeze(self, dim):
 
 def _squeeze_dims(self, dims):
     n = self.dim()
-    dims = {wrap_dim(d, n) for d in dims} if n else set()
+    dims = {wrap_dim(d, n) for d in dims}
     keep = [i for i in range(n) if not (i in dims and self.shape[i] == 1)]
     return [self.shape[i] for i in keep], [self.stride()[i] for i in keep], self.storage_offset()
 
@@ -264,6 +264,8 @@ diagonal = view_op(_diagonal)
 
 def split_sizes(shape, split_size, dim):
     """(split's pieces' sizes, the dim), computed as torch's decomposition does (over sizes, its guards)."""
+    if len(shape) == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = wrap_dim(dim, len(shape))
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
@@ -276,6 +278,8 @@ def split_sizes(shape, split_size, dim):
 
 
 def _split_with_sizes_kernel(self, split_sizes, dim=0):
+    if self.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = wrap_dim(dim, self.dim())
     if any(length < 0 for length in split_sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, but got "

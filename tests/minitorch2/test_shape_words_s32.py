@@ -55,6 +55,20 @@ DIM_PAST_THE_RANK = {
     "tensor_split": lambda t: t.zeros(X).tensor_split(2, 3),
     "trapezoid": lambda t: t.trapezoid(t.zeros(X), dim=3),
     "cumulative_trapezoid": lambda t: t.cumulative_trapezoid(t.zeros(X), dim=3),
+    # 0-d tensors: squeeze and transpose accepted any dim, quantile any dim (silent)
+    "squeeze a 0-d tensor": lambda t: t.tensor(3.0).squeeze(1),
+    "squeeze a 0-d tensor by dims": lambda t: t.tensor(3.0).squeeze((0, -2)),
+    "transpose a 0-d tensor": lambda t: t.tensor(3.0).transpose(0, 1),
+    "swapaxes a 0-d tensor": lambda t: t.tensor(3.0).swapaxes(-2, 0),
+    "quantile of a 0-d tensor": lambda t: t.tensor(3.0).quantile(0.5, 1),
+    "unflatten a 0-d tensor past its dim": lambda t: t.tensor(3.0).unflatten(-5, (1,)),
+    "chunk a 0-d tensor": lambda t: t.tensor(3.0).chunk(1, -5),
+    "split a 0-d tensor": lambda t: t.tensor(3.0).split(1),
+    "split a 0-d tensor by sizes": lambda t: t.tensor(3.0).split([1], 0),
+    # renorm's own checks (silent before: a 1-D input, p <= 0 and a negative maxnorm computed)
+    "renorm of a 1-D tensor": lambda t: t.zeros(3).renorm(2, 0, 1.0),
+    "renorm with p 0": lambda t: t.zeros(3, 3).renorm(0, 0, 1.0),
+    "renorm with a negative maxnorm": lambda t: t.zeros(3, 3).renorm(2, 0, -1.5),
 }
 SHAPE_MISTAKES.update(DIM_PAST_THE_RANK)
 
@@ -70,6 +84,12 @@ def test_shape_mistake_raises_torch_error(name):
     (ours_type, ours), (theirs_type, theirs) = (_first_line_error(SHAPE_MISTAKES[name], lib)
                                                 for lib in (minitorch2, torch))
     assert ours_type.__name__ == theirs_type.__name__ and ours == theirs
+
+
+@pytest.mark.parametrize("lib", [minitorch2, torch], ids=["minitorch2", "torch"])
+def test_zero_dim_tensors_take_dims_0_and_minus_1(lib):
+    x = lib.tensor(3.0)
+    assert [tuple(y.shape) for y in (x.squeeze(0), x.squeeze(-1), x.transpose(0, -1), x.quantile(0.5, 0))] == [()] * 4
 
 
 @pytest.mark.parametrize("dim, sizes", [(1, (2, 3)), (-1, (3, -1)), (1, [6]), (0, (1, 2, -1)), (1, (1, 6, 1))])
