@@ -285,9 +285,22 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
 
 
 def _put_(self, index, source, accumulate=False):
-    """self.put_: `source` written at the flat indices of self (as if it were 1-d), summed with accumulate."""
+    """self.put_: `source` written at the flat indices of self (as if it were 1-d), summed with accumulate; ATen's
+    checks first (no casts: the index is int64, source has self's dtype)."""
+    if index.dtype is not _dtype.int64 or source.dtype is not self.dtype:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_dtype_title(index.dtype)}"
+                           if index.dtype is not _dtype.int64 else "put_(): self and source expected to have the same "
+                           f"dtype, but got self.dtype = {_dtype_title(self.dtype)} and source.dtype = "
+                           f"{_dtype_title(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError("put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
     flat = self.reshape(-1)
-    aten.index_put_.default(flat, [index.reshape(-1)], source.reshape(-1).to(self.dtype), accumulate)
+    try:
+        aten.index_put_.default(flat, [index.reshape(-1)], source.reshape(-1), accumulate)
+    except IndexError:  # (the kernel's bounds check, in put_'s words)
+        bad = next(i for i in index.reshape(-1).tolist() if not -self.numel() <= i < self.numel())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {self.numel()} elements.") from None
     if flat._storage is not self._storage or not self.is_contiguous():
         self.copy_(flat.view(list(self.shape)))
     return self

@@ -190,7 +190,7 @@ def _apply_basic(self, index, keep_slices=False):
     result = self
     dim = 0
     advanced = []
-    for item in index:
+    for position, item in enumerate(index):
         if item is None:
             result = aten.unsqueeze.default(result, dim)
             dim += 1
@@ -202,7 +202,7 @@ def _apply_basic(self, index, keep_slices=False):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
-            index = check_select_index(result.shape[dim], item)  # (an int, or a size expression kept symbolic)
+            index = check_select_index(result.shape[dim], item, position)  # (an int, or a symbolic size expression)
             result = aten.select.int(result, dim, index)
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step

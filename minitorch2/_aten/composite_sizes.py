@@ -191,14 +191,17 @@ def _upper_bound(size):
     return size.node.shape_env.bounds(size.node.shape_env.simplify(size.node.expr))[1]
 
 
-def check_select_index(size, index):
+def check_select_index(size, index, position):
     """applySelect's bounds check, `(size > -1 - index) & (size > index)`, recorded where the size is a symbol (the
     check itself, and its error, are select's meta function's). Returns the index: a symbolic one stays so (select.int
-    takes a SymInt: x[x.shape[0] - 1] does not specialize the size), anything else becomes an int."""
+    takes a SymInt: x[x.shape[0] - 1] does not specialize the size), anything else becomes an int. torch's error
+    names the index's position in the subscript as its dimension."""
     if not is_symbolic(index):
         index = int(index)
     if is_symbolic(size) or is_symbolic(index):
         _compare(operator.gt, size, -1 - index) & _compare(operator.gt, size, index)
+    elif not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size {size}")
     return index
 
 

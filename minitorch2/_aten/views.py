@@ -175,7 +175,7 @@ def _select(self, dim, index):
     dim = wrap_dim(dim, self.dim())
     size = self.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(self.shape)} at dimension {dim}")
     if index < 0:
         index += size
     shape, stride = list(self.shape), list(self.stride())

@@ -1,4 +1,4 @@
-"""Dims past the rank and sizes that cannot fit: torch's error classes and words (session 32).
+"""Dims past the rank, sizes that cannot fit and indices put_ refuses: torch's error classes and words (session 32).
 
 SILENT before: flatten, movedim/moveaxis, unflatten, repeat_interleave, renorm, glu (F.glu, nn.GLU), gradient,
 take_along_dim and nn.Flatten wrapped a dim past the rank modulo the rank and computed along another dim
@@ -71,6 +71,23 @@ DIM_PAST_THE_RANK = {
     "renorm with a negative maxnorm": lambda t: t.zeros(3, 3).renorm(2, 0, -1.5),
 }
 SHAPE_MISTAKES.update(DIM_PAST_THE_RANK)
+INDEX_MISTAKES = {
+    # put_ used to cast a source of another dtype and take int32 indices (silent); torch refuses both
+    "put with a float64 source": lambda t: t.zeros(3, 4).put(t.tensor([1, 2]), t.ones(2, dtype=t.float64)),
+    "put with int32 indices": lambda t: t.zeros(3, 4).put(t.tensor([1], dtype=t.int32), t.ones(1)),
+    "put with float indices": lambda t: t.zeros(3, 4).put(t.tensor([1.0]), t.ones(1)),
+    "put with fewer indices": lambda t: t.zeros(3, 4).put(t.tensor([1]), t.ones(2)),
+    "put past the end": lambda t: t.zeros(3, 4).put(t.tensor([12]), t.ones(1)),
+    "put_ before the start": lambda t: t.zeros(3, 4).put_(t.tensor([0, -13]), t.ones(2), accumulate=True),
+    "select past the end": lambda t: t.zeros(3, 4, 5).select(1, 9),
+    "torch.select before the start": lambda t: t.select(t.zeros(3, 4, 5), 0, -4),
+    "subscript after None": lambda t: t.zeros(3, 4, 5)[None, 5],
+    "subscript after an ellipsis": lambda t: t.zeros(3, 4, 5)[..., 9],
+    "subscript of the third position": lambda t: t.zeros(3, 4, 5)[0, 1, 7],
+    "subscript with a None between": lambda t: t.zeros(3, 4, 5)[:, None, 9],
+    "negative subscript": lambda t: t.zeros(3, 4, 5)[2, -5],
+}
+SHAPE_MISTAKES.update(INDEX_MISTAKES)
 
 
 def _first_line_error(fn, lib):
@@ -127,3 +144,12 @@ def test_movedim_in_range_matches_torch(shape, source, destination):
     got = minitorch2.arange(24.0).view(shape or (24,))[(...,) if shape else 5].movedim(source, destination)
     want = torch.arange(24.0).view(shape or (24,))[(...,) if shape else 5].movedim(source, destination)
     assert got.shape == want.shape and got.stride() == want.stride() and got.tolist() == want.tolist()
+
+
+def test_put_writes_at_flat_indices_as_torch():
+    def put_twice(lib):
+        x = lib.arange(12.0).view(3, 4).t().clone()
+        x.put_(lib.tensor([[1, 1], [2, -1]]), lib.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True)
+        return lib.put(x, lib.tensor([0, 5]), lib.tensor([7.0, 8.0])).tolist()
+
+    assert put_twice(minitorch2) == put_twice(torch)
