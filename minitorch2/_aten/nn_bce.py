@@ -11,7 +11,7 @@ and refuses an input outside [0, 1] (NaN included) with ATen's words.
 """
 import numpy as np
 
-from .. import _dtype
+from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty
 from .nn_ops import compute_dtype, require_float
 
@@ -64,17 +64,20 @@ def _bce_shape(self, target, weight, name):
     return shape
 
 
-def _check_probabilities(x):
+def _check_probabilities(x, name):
     with np.errstate(invalid="ignore"):
         if not np.all((x >= 0) & (x <= 1)):  # NaN fails both comparisons, as in ATen's check
-            raise RuntimeError("all elements of input should be between 0 and 1")
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
 
 
 def _bce_kernel(self, target, weight=None, reduction=_MEAN):
     _bce_shape(self, target, weight, "binary_cross_entropy")
+    if target.dtype is not self.dtype:  # (TensorIterator's check: a target of class indices is the usual mistake)
+        raise RuntimeError(f"Found dtype {_dtype_title(target.dtype)} but expected {_dtype_title(self.dtype)}")
     dtype = compute_dtype(self.dtype)
     x, t = self._np.astype(dtype), target._np.astype(dtype)
-    _check_probabilities(x)
+    _check_probabilities(x, "input")
+    _check_probabilities(t, "target")
     with np.errstate(divide="ignore"):
         loss = (t - 1) * np.maximum(np.log1p(-x), dtype(-100)) - t * np.maximum(np.log(x), dtype(-100))
     if weight is not None:

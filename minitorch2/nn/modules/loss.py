@@ -10,6 +10,8 @@ import math
 import warnings
 
 from ... import _dtype
+from ..._aten.memory import _dtype_title
+from ..._aten.meta_util import broadcast_shapes
 from ..._ops import ops
 from ...autograd import grad_mode as _grad_mode
 from .. import functional as F
@@ -79,6 +81,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       stacklevel=2)
+    if not all(t.is_floating_point() or t.is_complex() for t in (input, target)):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     batchmean = reduction == "batchmean" and size_average is None and reduce is None
     reduction = "sum" if batchmean else _reduction(reduction, size_average, reduce)
     # (ATen's operands in the order its build evaluates them, the right one first, as torch's graphs record them)
@@ -94,6 +98,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(reduction, size_average, reduce)
+    if tuple(target.shape) != tuple(input.shape) and broadcast_shapes(input.shape, target.shape) != input.shape:
+        raise RuntimeError(f"output with shape {_sizes(input.shape)} doesn't match the broadcast shape "
+                           f"{_sizes(broadcast_shapes(input.shape, target.shape))}")  # (ATen writes into input's size)
     return _reduce(aten.log1p.default(aten.exp.default(aten.mul.Tensor(aten.neg.default(input), target))), reduction)
 
 
@@ -219,6 +226,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 
 def _check_multi_margin(input, target, weight, frames, classes):
+    if target.dtype is not _dtype.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_dtype_title(target.dtype)}")
     if not (input.dim() == 0 or (input.dim() <= 2 and input.shape[-1] != 0)):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{_sizes(input.shape)}")
