@@ -5,11 +5,9 @@ fake value by running the same operation on fake tensors. The one idea to hold: 
 requires_grad) is known and guarded, so it folds into Python constants; data is unknown, so anything that needs it
 (`if x.sum() > 0`, `x.item()`) is a graph break.
 """
-import builtins
 import operator
 
 import minitorch2
-from minitorch2._c_spellings import _get_data_attr
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
@@ -56,9 +54,8 @@ class TensorVariable(VariableTracker):
             return dynamo_forms.metadata(tx, self, name)
         if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
             return dynamo_forms.input_grad(tx, self)
-        if name in GRAPH_ATTRS or name == "data":  # (.data: torch._C._autograd._get_data_attr(x), as Dynamo's)
-            fn, rest = (builtins.getattr, [ConstantVariable(name)]) if name != "data" else (_get_data_attr, [])
-            return record(tx.output, "call_function", fn, [self, *rest], {})
+        if name in GRAPH_ATTRS or name == "data":  # (x.T, x.real: getattr nodes; x.data: Dynamo's own call)
+            return dynamo_forms.graph_attr(tx, self, name)
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
         if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
