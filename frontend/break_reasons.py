@@ -116,7 +116,8 @@ def dynamo_words(e):
                 f"argument types {types}. Consider using an equivalent alternative function/method to `print`.\n  Hint: "
                 "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
                 "`torch._dynamo.config.reorderable_logging_functions`.\n  Hint: Please report an issue to PyTorch."
-                + _SITE + "gb0059.html")
+                f"\n\n  Developer debug context: builtin print {[type(a.realize()) for a in e.call_args]} False"
+                + _SITE + "gb0059.html")  # (the context names our variable classes, where Dynamo's names its own)
     return None
 
 
