@@ -7,6 +7,7 @@ For the commonest breaks, `note_break` keeps Dynamo 2.13's own words (graph-brea
 reason explain() reports, and the message fullgraph=True raises, with the user code it broke at.
 """
 import logging
+import textwrap
 
 from .exc import TorchRuntimeError
 
@@ -81,7 +82,7 @@ _ITEM = ("Unsupported Tensor.item() call with capture_scalar_outputs=False\n  Ex
          "in the captured graph.\n\n  Developer debug context: call_method TensorVariable() item () {}" + _SITE
          + "gb0124.html")
 _BRANCH = ("Data-dependent branching\n  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`)."
-           " Dynamo does not support tracing dynamic control flow.\n  Hint: For the common pattern `if tensor_cond: x = "
+           " Dynamo does not support tracing dynamic control flow.{trace}\n  Hint: For the common pattern `if tensor_cond: x = "
            "transform(x)` (e.g. clamping inf/nan values), consider making the code branchless by always applying the "
            "transform. Operations like torch.clamp, torch.nan_to_num, and torch.where are typically no-ops on "
            "well-behaved inputs and compile without graph breaks.\n  Hint: This graph break is fundamental - it is "
@@ -106,7 +107,7 @@ def dynamo_words(e):
     if e.code == "data_dependent_value" and e.msg.startswith("Tensor.item()"):
         return _ITEM
     if e.code == "data_dependent_branch" and "JUMP" in (e.where or ""):
-        return _BRANCH
+        return _BRANCH.format(trace=textwrap.indent(_condition_trace(e.call_args[0].proxy.node), "    "))
     if e.code == "graph_break" and e.msg.startswith("frontend.graph_break()"):
         return _GRAPH_BREAK
     if e.code == "print":
@@ -121,6 +122,42 @@ def dynamo_words(e):
     return None
 
 
+def _condition_trace(node, most=20):
+    """How a branch's condition was computed, as Dynamo's message shows it: the graph inputs reached, then the
+    function calls (not method calls) leading to the condition, each under the user line that made it."""
+    ops, inputs, seen = [], [], set()
+
+    def walk(n):
+        if n.name in seen:
+            return
+        seen.add(n.name)
+        at = _innermost_user_line(n)
+        if n.op == "placeholder":
+            inputs.append([f"# {at}"] * bool(at) + [f"{n.name}: graph input ({n.target})"])
+        elif n.op == "call_function" and len(ops) < most:
+            args = ", ".join(a.name if hasattr(a, "op") else repr(a) for a in n.args)
+            ops.append([f"# {at}"] * bool(at) + [f"{n.name} = {getattr(n.target, '__name__', n.target)}({args})"])
+            for a in n.args:
+                if hasattr(a, "op"):
+                    walk(a)
+
+    walk(node)
+    lines = [line for block in inputs + ops[::-1] for line in (*block, "")]
+    if not lines:
+        return ""
+    return "\n\n  The branch condition involves a tensor computed as follows:\n" + "\n".join(f"    {x}" for x in lines)
+
+
+def _innermost_user_line(node):
+    """'File "f.py", line 3, in fn, code: the line' for the last frame of the node's stack trace, or ''."""
+    lines = (node.meta.get("stack_trace") or "").strip().split("\n")
+    last = max((i for i, line in enumerate(lines) if line.strip().startswith("File ")), default=None)
+    if last is None:
+        return ""
+    code = lines[last + 1].strip() if last + 1 < len(lines) else ""
+    return lines[last].strip() + (f", code: {code}" if code else "")
+
+
 def note_break(e, nopython):
     """A break met while translating: under fullgraph=True, e's message becomes Dynamo's (with the user code, as its
     augment_exc_message adds it) where it has words for it; otherwise they are kept for explain(), and the first
@@ -130,7 +167,7 @@ def note_break(e, nopython):
         e.args = (f"{words}\n\nfrom user code:\n {_user_frames(e)}{_VERBOSE}",)
     elif not nopython:
         if words is not None:
-            DYNAMO_WORDS[f"{e} [{e.code}]"] = "generic_jump TensorVariable()" if words is _BRANCH else words
+            DYNAMO_WORDS[f"{e} [{e.code}]"] = "generic_jump TensorVariable()" if words.startswith("Data-") else words
         warn_item_break(e)
 
 

@@ -41,7 +41,7 @@ class TensorVariable(VariableTracker):
 
     def truth(self, tx):  # (`assert t`: Dynamo records torch._assert_async and goes on, as if t held)
         if (message := dynamo_forms.assert_message(tx)) is None:
-            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch", [self])
         record_mutation(tx.output, minitorch2._assert_async, [self, ConstantVariable(message)])  # (returns nothing)
         return True
 
