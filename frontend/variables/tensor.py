@@ -56,7 +56,7 @@ class TensorVariable(VariableTracker):
             return dynamo_forms.input_grad(tx, self)
         if name in GRAPH_ATTRS or name == "data":  # (x.T, x.real: getattr nodes; x.data: Dynamo's own call)
             return dynamo_forms.graph_attr(tx, self, name)
-        if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
+        if name not in ("grad", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
         if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
             raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")
