@@ -5,7 +5,8 @@ torch's does it the other way round.
 autograd layer, coverage surface (graph fidelity: the values are the same either way). torch's functionalization runs
 before its decompositions, so leaky_relu_ becomes leaky_relu, decomposed, whose result is self's new value; here
 the proxy mode decomposes first and the copy_ that ends the decomposition reaches functionalize.py, which would
-record aten.copy. For that copy_ the new value is the result itself, with no copy node.
+record aten.copy. For that copy_ the new value is the result itself, with no copy node. So for the copy_ an out=
+call ends with (minitorch2/_out.py): torch functionalizes `mul.out` as `mul`, its result out's new value.
 """
 from minitorch2 import ops
 from minitorch2.fx.node import Node
@@ -18,10 +19,11 @@ def result_into_self(node, current):
     inside it: meta "original_aten" names the op), or None for any other mutation."""
     original = node.meta.get("original_aten")
     # (native_batch_norm writes the running statistics its decomposition copies into, though its schema has no `!`)
-    writes = getattr(original, "is_inplace", False) or original is aten.native_batch_norm.default
+    writes = getattr(original, "is_inplace", False) or original in (aten.native_batch_norm.default, "out=")
     if node.target is not aten.copy_.default or not writes or original is node.target:
         return None
     old, new = node.args[:2]
-    same_kind = isinstance(new, Node) and (old.meta["val"].shape, old.meta["val"].dtype) == (
-        new.meta["val"].shape, new.meta["val"].dtype)
+    # (out= of another dtype: torch's functionalization casts the result, _to_copy, as functionalize.py does)
+    same_kind = isinstance(new, Node) and old.meta["val"].shape == new.meta["val"].shape and (
+        original == "out=" or old.meta["val"].dtype == new.meta["val"].dtype)
     return current(new) if same_kind else None

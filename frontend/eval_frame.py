@@ -27,7 +27,7 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import call_routed, run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, warn_item_break
+from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, note_break
 from .compile_logs import translate_logged, warn_cache_size_limit
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
@@ -120,12 +120,12 @@ def translate(fn, L, backend, nopython):
     try:
         gm, plan = tx.output.finish(tx.run())
     except Unsupported as e:
+        note_break(e, nopython)  # (Dynamo's words for it; torch's warning at a first .item())
         if nopython:
             raise
         log.info("graph break in %s: %s [%s]", fn.__qualname__, e, e.code)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
-        warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
         reason = f"{e} [{e.code}]" + (UNTALLIED if getattr(e, "untallied", False) else "")
         why_not = resume.why_cannot_resume(fn.__code__, e)

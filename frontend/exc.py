@@ -13,9 +13,9 @@ class TorchDynamoException(RuntimeError):
 class Unsupported(TorchDynamoException):
     """Something the translator cannot put in a graph (a graph break)."""
 
-    def __init__(self, msg, code="unsupported"):
+    def __init__(self, msg, code="unsupported", args=()):
         super().__init__(msg)
-        self.msg, self.code = msg, code
+        self.msg, self.code, self.call_args = msg, code, args  # (its operands, which Dynamo's words describe)
         self.where = None  # "OPNAME at file:line", added by the translator
         # Where the break happened, noted by the translator (note_break_context): what decides whether the
         # frame can resume after it (resume.why_cannot_resume) and where the replay stops (break_step).

@@ -11,7 +11,7 @@ import re
 from minitorch2._ops import OpOverload, OpOverloadPacket
 
 from . import eval_frame
-from .break_reasons import REASONS
+from .break_reasons import DYNAMO_WORDS, REASONS
 
 
 class ExplainOutput:
@@ -49,8 +49,8 @@ class ExplainOutput:
 
 def _describe_reason(reason):
     """Reason, explanation and hint, and the user line the break happened at (from the Unsupported text)."""
-    where = re.search(r"\(instruction (\w+) at (.+):(\d+)\)", reason.reason or "")
-    text = re.sub(r" \(instruction \w+ at .+:\d+\)", "", reason.reason or "")
+    where = re.search(r"\(instruction (\w+) at (.+):(\d+)\)", reason.ours or "")
+    text = re.sub(r" \(instruction \w+ at .+:\d+\)", "", reason.ours or "")
     text = re.sub(r" \[\w+\]$", "", text)  # the reason's code, shown as its explanation below
     what, hint = REASONS.get(reason.code, REASONS["unsupported"])
     lines = [f"    Reason: {text}", f"      Explanation: {what}", f"      Hint: {hint}"]
@@ -67,11 +67,14 @@ def _op_name(op):
     return f"{module}.{name}" if module and name else str(op)
 
 
-BreakReason = collections.namedtuple("BreakReason", "reason code")  # the Unsupported text; its break_reasons code
+BreakReason = collections.namedtuple("BreakReason", "reason code ours")  # (Dynamo's or our text; our code and text)
 
 
 def _reason(entry):
-    return BreakReason(entry.break_reason, entry.break_reason.rsplit("[", 1)[-1].rstrip("]"))
+    """Dynamo's words for the break where it has them (break_reasons.DYNAMO_WORDS), else ours, with the code."""
+    ours = entry.break_reason
+    words = next((w for key, w in DYNAMO_WORDS.items() if ours.startswith(key)), ours)
+    return BreakReason(words, ours.rsplit("[", 1)[-1].rstrip("]"), ours)
 
 
 def explain(fn, *extra_args, **extra_kwargs):

@@ -6,10 +6,14 @@ graphs name them by their C home: `torch._C._fft.fft_fft`, `torch._C._linalg.lin
 generated code. A function the namespace takes from elsewhere or shares with `torch` (special.log1p is
 torch.log1p, linalg.inv is torch.inverse) is replaced there by a forwarding function of its own, so each call is
 spelled by the name the program used, as torch's two distinct builtins are.
+
+Also torch._C._autograd._get_data_attr, the call Dynamo records for a tensor's `.data` read in a compiled frame.
 """
 import sys
 
 from . import fft, linalg, special
+from ._ops import ops
+from ._tensor import _VersionCounter
 from .fx._spelling import register_spelling
 
 
@@ -33,3 +37,14 @@ for _namespace in (fft, linalg, special):
         if _function.__module__ != _namespace.__name__ or id(_function) in _elsewhere:
             _function = _own(_namespace, _name, _function)
         register_spelling(f"torch._C._{_short}.{_short}_{_name}", _function)
+
+
+def _get_data_attr(tensor):
+    """`tensor.data` as a graph computes it: a detached alias with a version counter of its own (so in-place ops
+    through it are hidden from autograd); traced, it is aten.detach, as torch's."""
+    out = ops.aten.detach.default(tensor)
+    out._version_counter = _VersionCounter()
+    return out
+
+
+register_spelling("torch._C._autograd._get_data_attr", _get_data_attr)

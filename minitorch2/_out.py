@@ -34,6 +34,9 @@ from ._ops import ops
 from ._tensor import Size, Tensor, contiguous_strides
 
 aten = ops.aten
+# The out= calls writing their results now: a trace marks their copy_ (autograd/proxy_tensor.py), which torch's
+# functionalization does not record (the result itself becomes out's value).
+WRITING = []
 
 # c10's ScalarType names (in "result type Float can't be cast ...") and caffe2's C++ type names (in
 # "Expected out tensor to have dtype float, but got long int instead").
@@ -193,7 +196,11 @@ def write(name, rule, result, out, inputs=((), {}), resize_warning=RESIZED, no_o
     for r, o in zip(results, outs):
         _check_overlap(o, inputs, no_overlap)
         resize_output(o, r.shape, resize_warning)
-        aten.copy_.default(o, r)
+        WRITING.append(name)
+        try:
+            aten.copy_.default(o, r)
+        finally:
+            WRITING.pop()
     if not isinstance(result, tuple):
         return out
     written = tuple.__new__(type(result), outs)

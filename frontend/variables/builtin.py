@@ -124,7 +124,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         fn, name = self.value, getattr(self.value, "__name__", "")
         handler = getattr(self, f"call_{name}", None)
         if fn is print:
-            raise Unsupported("print() is a side effect", "print")
+            raise Unsupported("print() is a side effect", "print", args)
         if (on_a_size := size_builtin(tx, fn, args, kwargs)) is not None:  # (bool(n), round(n / 2), ...)
             return on_a_size
         if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):

@@ -18,6 +18,7 @@ import re
 
 import minitorch2
 from minitorch2 import _refs
+from minitorch2._c_spellings import _get_data_attr
 from minitorch2._sym import is_symbolic
 from minitorch2.fx._spelling import register_spelling
 
@@ -174,6 +175,14 @@ def name_after_local(graph, var, name):
         node.name = graph._graph_namespace.create_name(name, None)
         graph._graph_namespace._rename_object(node, node.name)
     return var
+
+
+def graph_attr(tx, var, name):
+    """x.T, x.real...: a getattr node; x.data: torch._C._autograd._get_data_attr(x), as Dynamo records it (a detached
+    alias, traced as aten.detach)."""
+    if name == "data":
+        return tensor.record(tx.output, "call_function", _get_data_attr, [var], {})
+    return tensor.record(tx.output, "call_function", getattr, [var, ConstantVariable(name)], {})
 
 
 def input_grad(tx, var):

@@ -5,7 +5,6 @@ fake value by running the same operation on fake tensors. The one idea to hold: 
 requires_grad) is known and guarded, so it folds into Python constants; data is unknown, so anything that needs it
 (`if x.sum() > 0`, `x.item()`) is a graph break.
 """
-import builtins
 import operator
 
 import minitorch2
@@ -42,7 +41,7 @@ class TensorVariable(VariableTracker):
 
     def truth(self, tx):  # (`assert t`: Dynamo records torch._assert_async and goes on, as if t held)
         if (message := dynamo_forms.assert_message(tx)) is None:
-            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch", [self])
         record_mutation(tx.output, minitorch2._assert_async, [self, ConstantVariable(message)])  # (returns nothing)
         return True
 
@@ -55,9 +54,9 @@ class TensorVariable(VariableTracker):
             return dynamo_forms.metadata(tx, self, name)
         if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
             return dynamo_forms.input_grad(tx, self)
-        if name in GRAPH_ATTRS:
-            return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
-        if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
+        if name in GRAPH_ATTRS or name == "data":  # (x.T, x.real: getattr nodes; x.data: Dynamo's own call)
+            return dynamo_forms.graph_attr(tx, self, name)
+        if name not in ("grad", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
         if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
             raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")

@@ -94,8 +94,6 @@ def test_fullgraph_break_raises_unsupported():
     assert m[0] == t[0] == "Unsupported"
 
 
-@pytest.mark.xfail(strict=True, reason="break reasons are minitorch2's own words, not torch's graph-break registry "
-                                       "(gb_type 'Failed to trace builtin operator' and its hints)")
 def test_fullgraph_break_message_first_line_as_torch():
     def h(x):
         print("hi")

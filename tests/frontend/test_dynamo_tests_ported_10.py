@@ -43,11 +43,7 @@ RECOMPILE_CALLS = {
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {
-    "md10_parameter_data_arith": "a parameter's .data read in the frame: Dynamo records "
-                                 "torch._C._autograd._get_data_attr(w) in the graph; ours has no such node and breaks "
-                                 "(tensor attribute 'data'): ours (1, 2, 1), Dynamo (1, 3, 0)",
-}
+KNOWN_DIFFS = {}
 
 
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))

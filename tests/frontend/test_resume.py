@@ -299,7 +299,7 @@ def test_break_counts_and_values_match_dynamo(name):
     _assert_close(out, _program(MT_NS, minitorch2, name)(*_inputs(shapes, minitorch2)))
     assert (counts, explained) == expected
     for reason in e.break_reasons:
-        assert "<resume programs>:" in reason.reason  # the user's file:line
+        assert "<resume programs>:" in reason.ours  # the user's file:line (in our words)
 
 
 def test_data_dependent_if_takes_both_branches():

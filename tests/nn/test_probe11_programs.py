@@ -43,10 +43,11 @@ def _buffer_saved_then_mutated_again(lib):
     return "no error"
 
 
-@pytest.mark.xfail(strict=True, reason="not done in session 31: torch's partitioner saves the buffer itself (mutated "
-                   "in the forward graph by copy_, so version-checked at backward) and recomputes u * 2 in the "
-                   "backward graph; ours saves u * 2, so a second call before backward is not refused and the "
-                   "backward graph has one op fewer")
+@pytest.mark.xfail(strict=True, reason="kept on purpose (session 32): torch 2.13's min-cut saves the buffer itself (its "
+                   "copy_ is a forward user, so u * 2 is not 'materialized in backward') and recomputes u * 2 from the "
+                   "buffer after the copy_ wrote it: one call gives w.grad 4 where eager gives 2 (silently wrong; "
+                   "pytorch/pytorch PR 197039 pins such reads MUST_SAVE, as ours saves u * 2), two calls raise the "
+                   "version-counter error; ours gives eager's gradient and no error")
 def test_second_call_before_backward_refused_as_torch():
     import torch  # reason: the oracle, for this one test
     import minitorch2  # reason: the library, beside the oracle
