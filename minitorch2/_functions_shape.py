@@ -116,8 +116,8 @@ as_strided_scatter = _function_of(aten.as_strided_scatter.default)
 
 def movedim(input, source, destination):
     n = input.dim()
-    src = [s % n for s in _dims(source)]
-    dst = [d % n for d in _dims(destination)]
+    src = [int(s) % n for s in _dims(source)]  # (int(): a SymInt dim is pinned, as torch's int[] argument)
+    dst = [int(d) % n for d in _dims(destination)]
     moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
     unmoved = iter(i for i in range(n) if i not in src)
     return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in range(n)])

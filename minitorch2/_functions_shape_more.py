@@ -69,7 +69,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return aten.repeat_interleave.Tensor(input, output_size=output_size)
     if dim is None:
         input, dim = flatten(input), 0
-    dim = dim % max(input.dim(), 1)
+    dim = int(dim) % max(input.dim(), 1)  # (int(): a SymInt dim is pinned, as torch's int argument)
     if _t(repeats):
         if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.shape[0] == 1):
             repeats = expand(repeats, [input.shape[dim]])
