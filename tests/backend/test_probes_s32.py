@@ -28,7 +28,6 @@ Seen and left alone: an in-place op on an overlapping as_strided input raises in
 compiled (both torch and ours, differently); the last bit of eager sigmoid(-2.5), of compiled tanh and of a sum over
 an overlapping as_strided input (one ulp).
 """
-import math
 import threading
 
 import pytest
