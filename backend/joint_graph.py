@@ -6,7 +6,7 @@ inference graph, never partitioned, goes through them in compile_fx_inner); the 
 sees (which values exist to be saved or recomputed), so they run first:
 
     1. remove_noop_ops        alias, clone, copy, same-shape view, slice or slice_scatter, same-dtype convert: its input
-    2. fold_uniform_constant  a factory of one value (scalar_tensor, full) or torch.tensor(2.0) becomes one `full`
+    2. fold_uniform_constant  a factory of one value (scalar_tensor, full), torch.tensor(2.0) or x * 0 becomes one `full`
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
                               `full` (nll_loss_backward) becomes where(index == iota, value, background), and
@@ -130,7 +130,9 @@ def _one_number_constant(node):
 
 
 UNIFORM_FACTORIES = {"scalar_tensor": lambda node: node.args[0], "full": lambda node: node.args[1],
-                     "zeros": lambda node: 0, "ones": lambda node: 1, "lift_fresh_copy": _one_number_constant}
+                     "zeros": lambda node: 0, "ones": lambda node: 1, "lift_fresh_copy": _one_number_constant,
+                     # x * 0 (a Python int) is zeros, as torch's folding has it: inf * 0 and nan * 0 are 0, not nan
+                     "mul": lambda node: 0 if any(isinstance(a, int) and a == 0 for a in node.args) else None}
 
 
 def fold_uniform_constant(node):
@@ -144,8 +146,7 @@ def fold_uniform_constant(node):
     if value is None or val.dtype in (_dtype.uint8,) or _symbolic([value]):  # as torch: unsigned values are not
         return False  # round-tripped through Python; a value the graph computes (mse's 2/n) is no constant to fold
     if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
-        value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
-            else int(value)
+        value = (float if val.dtype.is_floating_point else bool if val.dtype is _dtype.bool_ else int)(value)
     with node.graph.inserting_after(node):
         folded = _call(node.graph, aten.full.default, (list(val.shape), value),
                        {"dtype": val.dtype, "layout": strided, "device": val.device,

@@ -15,6 +15,7 @@ code state: by file, first line and name, so the resume functions of one break's
 name) share what they saw.
 """
 import contextlib
+import math
 import threading
 
 from . import config
@@ -100,9 +101,9 @@ def dynamic_number(code, source_name, value):
     dynamic = getattr(_setting, "dynamic", None)
     state = _code_state(code)
     seen = state.get(source_name, value)
-    changed = seen is None or seen != value
-    state[source_name] = None if changed else value
-    return dynamic is True or (dynamic is None and changed and config.automatic_dynamic_shapes)
+    state[source_name] = None if seen is None or seen != value else value  # (a NaN: always a change)
+    return (dynamic is True or dynamic is None and state[source_name] is None and config.automatic_dynamic_shapes) \
+        and (type(value) is int or math.isfinite(value))  # a NaN or inf is recorded, yet stays a constant
 
 
 _SPECIALIZED = "specialized floats"  # (a key no source name has)

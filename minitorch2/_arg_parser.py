@@ -75,6 +75,8 @@ class ArgumentChecks:
                 _dtype.unpack_int(value)
             if isinstance(value, SymFloat) and _kind(self.positional[i].type)[0] == "float" and value.node.hint is not None:
                 raise _Convertible(i, float(value))  # the parser reads a double: the SymFloat is pinned (guarded)
+            if self.positional[i].type.startswith("int") and _holds_symint(value):
+                raise _Convertible(i, _pinned_ints(value, self.positional[i]))
         for key, value in kwargs.items():
             arg = self.kwarg_only.get(key)
             accepted = arg and _accepted_types(arg, False)
@@ -82,9 +84,24 @@ class ArgumentChecks:
                 _refuse(op, arg, key, value)
             if type(value) is int:
                 _dtype.unpack_int(value)
+            if arg and arg.type.startswith("int") and _holds_symint(value):
+                raise _Convertible(key, _pinned_ints(value, arg))
         for i in self.tensor_list_slots:
             if i < len(args):
                 _check_tensor_list(self.positional[i], args[i])
+
+
+def _holds_symint(value):
+    return isinstance(value, SymInt) or isinstance(value, (list, tuple)) and any(isinstance(v, SymInt) for v in value)
+
+
+def _pinned_ints(value, arg):
+    """A SymInt (or a list holding some) given for an `int` or `int[]` argument (a dim, not a size), read as ints
+    as torch's parser reads it: each pinned to its value, guarded (an int made dynamic by a recompile, used as a dim,
+    recompiles for each value, as torch's)."""
+    if isinstance(value, SymInt):
+        return [int(value)] * arg.list_size if arg.type.startswith("int[") else int(value)
+    return [int(v) for v in value]
 
 
 def _kind(type_):

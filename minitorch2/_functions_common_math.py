@@ -31,7 +31,7 @@ median_type, kthvalue_type, cummax_type, cummin_type = (
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm: a vector norm (linalg_vector_norm) over `dim`, 'fro' being the 2-norm; 'nuc' and matrix
     norms of more dims are not here."""
-    dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
+    dims = [dim] if isinstance(dim, (int, SymInt)) else (list(dim) if dim is not None else None)
     if isinstance(p, str):
         if p != "fro" or (dims is not None and len(dims) > 2):
             raise NotImplementedError(f"minitorch2: torch.norm with p={p!r} (a matrix norm) is not supported")

@@ -88,7 +88,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return aten.repeat_interleave.Tensor(input, output_size=output_size)
     if dim is None:
         input, dim = flatten(input), 0
-    dim = wrap_dim(dim, input.dim())
+    dim = wrap_dim(int(dim), input.dim())  # (int(): a SymInt dim is pinned, as torch's int argument)
     if _t(repeats):
         if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.shape[0] == 1):
             repeats = expand(repeats, [input.shape[dim]])
@@ -197,7 +197,7 @@ def movedim(input, source, destination):
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} dims) should contain the "
                            f"same number of dims as destination ({destination} dims)")
-    src, dst = [wrap_dim(d, n) for d in source], [wrap_dim(d, n) for d in destination]
+    src, dst = [wrap_dim(int(d), n) for d in source], [wrap_dim(int(d), n) for d in destination]  # (SymInts pinned)
     for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")

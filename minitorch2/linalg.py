@@ -20,6 +20,7 @@ from ._aten.memory import _dtype_title
 from ._functions_common import matrix_exp, matrix_power  # noqa: F401  (torch.linalg's are torch's own)
 from ._functions_linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from ._ops import ops
+from ._sym import SymInt
 from ._out import _CPP_TYPE, EXACT, out_variant
 from ._tensor import Tensor
 from .autograd.grad_mode import is_grad_enabled
@@ -40,7 +41,7 @@ def _may_need_grad(A):
 # ---------------------------------------------------------------- norms
 @out_variant(EXACT, name="linalg_vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    dims = [dim] if isinstance(dim, int) else (None if dim is None else list(dim))
+    dims = [dim] if isinstance(dim, (int, SymInt)) else (None if dim is None else list(dim))
     return aten.linalg_vector_norm.default(x, ord, dims, keepdim, dtype=dtype)
 
 

@@ -7,7 +7,6 @@ import builtins
 import collections
 import enum
 import functools
-import math
 import types
 
 import minitorch2
@@ -160,12 +159,12 @@ def wrap(og, value, source):
 
 
 def _may_be_dynamic(og, value, source):
-    """An int argument of the frame, or a finite float (a NaN or inf stays a constant) read from anywhere (a
-    module's eps, a global, math.pi: Dynamo wraps every float it reads this way)."""
+    """An int argument of the frame, or a float read from anywhere (a module's eps, a global, math.pi: Dynamo wraps
+    every float it reads this way; a NaN or inf stays a constant: dynamic_number)."""
     while isinstance(source, GetItemSource) and type(value) is int:  # (an int in a tuple argument too: `L['t'][0]`)
         source = source.base
     return og.code is not None and (type(value) is int and isinstance(source, LocalSource) or (
-        type(value) is float and math.isfinite(value) and source is not None))
+        type(value) is float and source is not None))
 
 
 def _by_identity(og, tracker_class, value, source):

@@ -96,8 +96,6 @@ class Module(ModuleHooks, ModuleConveniences):
     def register_parameter(self, name, param):
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
-        if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
         self._check_new_name("parameter", name, self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' (torch.nn.Parameter or None required)")
@@ -113,8 +111,10 @@ class Module(ModuleHooks, ModuleConveniences):
         (self._non_persistent_buffers_set.discard if persistent else self._non_persistent_buffers_set.add)(name)
 
     def _check_new_name(self, kind, name, members):
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         if "." in name:
-            raise KeyError(f'{kind} name can\'t contain "."')
+            raise KeyError(f'{kind} name can\'t contain "."' + (f", got: {name}" if kind == "module" else ""))
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
         if hasattr(self, name) and name not in members:
@@ -123,12 +123,7 @@ class Module(ModuleHooks, ModuleConveniences):
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        if not isinstance(name, str):
-            raise TypeError(f"module name should be a string. Got {typename(name)}")
-        if hasattr(self, name) and name not in self._modules:
-            raise KeyError(f"attribute '{name}' already exists")
-        if "." in name:
-            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        self._check_new_name("module", name, self._modules)
         self._modules[name] = module
 
     register_module = add_module
