@@ -30,17 +30,21 @@ def stable_order(x, axis, descending):
 
 
 def _sorted_along(self, dim, descending, stable=True, k=None, sorted=True):
-    """(values, int64 indices) of self sorted along dim, the first k of them (topk's selection, unsorted past
-    the k-th where sorted=False and ATen's nth_element leaves them so); a 0-d tensor is its own sort."""
-    x = self._np
+    """(values, int64 indices) of self sorted along dim (sort_array's); a 0-d tensor is its own sort."""
     if self.dim() == 0:
-        return x.copy(), np.zeros((), np.int64)
+        return self._np.copy(), np.zeros((), np.int64)
+    return sort_array(self._np, dim, descending, stable, k, sorted, broadcast=self.stride(dim) == 0)
+
+
+def sort_array(x, dim, descending, stable=True, k=None, sorted=True, broadcast=False):
+    """(values, int64 indices) of x sorted along dim, or topk's first k of them (unsorted past the k-th where
+    sorted=False and ATen's nth_element leaves them so)."""
     rows = np.moveaxis(x, dim, -1)
     n = rows.shape[-1]
     topk, k = k is not None, n if k is None else k
     keys = order_keys(rows, descending)
     order = np.argsort(keys, axis=-1, kind="stable")
-    if stable or not n or (not topk and self.stride(dim) == 0):  # (ATen's sort leaves a broadcast row alone)
+    if stable or not n or (not topk and broadcast):  # (ATen's sort leaves a broadcast row alone)
         order = order[..., :k]
     else:
         replay = has_ties(np.take_along_axis(keys, order[..., :k + 1], -1))

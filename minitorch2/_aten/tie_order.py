@@ -196,3 +196,29 @@ def mode_of(row):
                 best, chosen = run, i
             run = 0
     return row[chosen], chosen
+
+
+def unique_rows(flat):
+    """ATen's unique(dim=...) of the rows of a 2-D array: std::sort of the row numbers by a lexicographic `<`
+    (a column where neither row is below the other, NaN's, counts as equal), then the first row of each run of
+    rows equal elementwise (a NaN equals nothing). Returns the kept row numbers, inverse and counts."""
+    rows = (flat.astype(np.float64) if flat.dtype.kind in "fV" else flat).tolist()
+
+    def less(i, j):
+        for p, q in zip(rows[i], rows[j]):
+            if p < q:
+                return True
+            if p > q:
+                return False
+        return False
+
+    a = list(range(len(rows)))
+    std_sort(a, 0, len(a), less)
+    kept, counts, inverse, first = [a[0]], [], np.zeros(len(a), np.int64), 0
+    for n, i in enumerate(a[1:], 1):
+        if not all(p == q for p, q in zip(rows[i], rows[kept[-1]])):
+            kept.append(i)
+            counts.append(n - first)
+            first = n
+        inverse[i] = len(kept) - 1
+    return kept, inverse, np.array(counts + [len(a) - first], np.int64)
