@@ -13,14 +13,24 @@ from ._out import EXACT, MULTINOMIAL, out_variant
 aten = ops.aten
 
 
+def _keyword_only_beside_stable(name, args, stable):
+    """(dim, descending) given positionally; torch's overload with `stable` takes them by keyword only."""
+    if args and stable is not None or len(args) > 2:
+        raise TypeError(f"{name}() received an invalid combination of arguments: with stable, dim and descending "
+                        "are keyword-only")
+    return args
+
+
 @out_variant(EXACT)
-def sort(input, dim=-1, descending=False, *, stable=None):
+def sort(input, *args, dim=-1, descending=False, stable=None):
+    dim, descending = _keyword_only_beside_stable("sort", args, stable) + (dim, descending)[len(args):]
     if stable is not None:
         return return_types.sort(*aten.sort.stable(input, stable=stable, dim=dim, descending=descending))
     return return_types.sort(*aten.sort.default(input, dim, descending))
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False):
+def argsort(input, *args, dim=-1, descending=False, stable=None):
+    dim, descending = _keyword_only_beside_stable("argsort", args, stable) + (dim, descending)[len(args):]
     if stable:
         return aten.sort.stable(input, stable=True, dim=dim, descending=descending)[1]
     return aten.sort.default(input, dim, descending)[1]
