@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from .derivatives_reductions import _value_selecting_backward
 from .meta_util import fake_empty, preserve_format_strides, with_strides, wrap_dim
-from .tie_order import by_key, has_ties, nth_element, order_keys, partial_sort, std_sort
+from .tie_order import THRESHOLD, by_key, has_ties, nth_element, order_keys, partial_sort, std_sort
 
 
 def stable_order(x, axis, descending):
@@ -44,7 +44,9 @@ def sort_array(x, dim, descending, stable=True, k=None, sorted=True, broadcast=F
     topk, k = k is not None, n if k is None else k
     keys = order_keys(rows, descending)
     order = np.argsort(keys, axis=-1, kind="stable")
-    if stable or not n or (not topk and broadcast):  # (ATen's sort leaves a broadcast row alone)
+    # No replay for a stable sort, for std::sort of at most 16 (an insertion sort alone: stable), nor for ATen's
+    # sort of a broadcast row (which it leaves as it is).
+    if stable or not n or (not topk and (broadcast or n <= THRESHOLD)):
         order = order[..., :k]
     else:
         replay = has_ties(np.take_along_axis(keys, order[..., :k + 1], -1))
