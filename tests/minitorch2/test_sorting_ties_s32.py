@@ -146,6 +146,17 @@ def test_random_tie_patterns(values, k, largest):
     check(fn, "eager")
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "midpoint", "nearest"])
+def test_quantiles_of_signed_zeros_as_aten(interpolation):
+    """quantile sorts (ATen's pick among -0.0 and 0.0), then lerps, whose form for a weight of 0.5 or more keeps
+    -0.0 between two -0.0."""
+    a = np.random.default_rng(3).choice(np.array([0.0, -0.0, 1.0, -1.0, 0.5, NAN], np.float32), (2, 40))
+    check(lambda lib, C: [f(lib.from_numpy(a.copy())) for f in (
+        lambda x: x.quantile(0.5, dim=-1, interpolation=interpolation),
+        lambda x: x[:, :9].quantile(lib.tensor([0.1, 0.5, 0.9]), interpolation=interpolation),
+        lambda x: x.nanquantile(0.7, dim=0, interpolation=interpolation))], "eager")
+
+
 def test_a_broadcast_row_is_left_unsorted_as_aten():
     check(lambda lib, C: (lib.ones(1, 40).expand(3, 40).sort(), lib.ones(40, 1).expand(40, 3).sort(0)), "eager")
 
