@@ -430,9 +430,11 @@ def _nanmedian_rows(rows):
     order = np.argsort(rows, axis=-1, kind="stable")  # NaNs sort last
     counts = (~np.isnan(rows)).sum(-1) if rows.dtype in _dtype.NP_FLOATS else np.full(rows.shape[:-1], rows.shape[-1])
     index = np.take_along_axis(order, np.maximum((counts - 1) // 2, 0)[..., None], -1)[..., 0]
-    a = list(range(rows.shape[-1]))
-    nth_element(a, 0, 0, len(a), lambda i, j: False)  # (NaNs are all equal under its comparator)
-    return np.take_along_axis(rows, index[..., None], -1)[..., 0], np.where(counts == 0, a[0], index)
+    if (counts == 0).any():
+        a = list(range(rows.shape[-1]))
+        nth_element(a, 0, 0, len(a), lambda i, j: False)  # (NaNs are all equal under its comparator)
+        index = np.where(counts == 0, a[0], index)
+    return np.take_along_axis(rows, index[..., None], -1)[..., 0], index
 
 
 def _mode_rows(rows):
