@@ -69,9 +69,14 @@ def sort_array(x, dim, descending, stable=True, k=None, sorted=True, broadcast=F
 
 
 # ---------------------------------------------------------------- sort
+RADIX_SORT_FROM = 32768  # ATen's GRAIN_SIZE: from this many elements a 1-D ascending integer sort is a radix sort
+
+
 def _sort_stable_kernel(self, *, stable=None, dim=-1, descending=False):
     dim = wrap_dim(dim, self.dim())
-    values, indices = _sorted_along(self, dim, descending, stable=bool(stable))
+    radix = self.dim() == 1 and self.numel() >= RADIX_SORT_FROM and not descending and \
+        self.dtype.category == 1  # (an integer dtype: fbgemm's radix sort, which is stable)
+    values, indices = _sorted_along(self, dim, descending, stable=bool(stable) or radix)
     stride = preserve_format_strides(self)  # ATen sorts into empty_like(self)
     return with_strides(values, stride), with_strides(indices, stride)
 

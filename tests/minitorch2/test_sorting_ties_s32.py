@@ -157,6 +157,15 @@ def test_quantiles_of_signed_zeros_as_aten(interpolation):
         lambda x: x.nanquantile(0.7, dim=0, interpolation=interpolation))], "eager")
 
 
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "float32"])
+def test_a_long_1d_sort_as_aten(dtype):
+    """From 32768 elements ATen sorts a 1-D integer tensor ascending with fbgemm's radix sort (stable); floats,
+    2-D views and descending sorts stay std::sort's."""
+    a = np.random.default_rng(0).integers(0, 10, 32768).astype(dtype)
+    check(lambda lib, C: [f(lib.from_numpy(a.copy())) for f in (
+        lambda x: x.argsort(), lambda x: x.sort(descending=True).indices, lambda x: x.view(1, -1).argsort())], "eager")
+
+
 def test_a_broadcast_row_is_left_unsorted_as_aten():
     check(lambda lib, C: (lib.ones(1, 40).expand(3, 40).sort(), lib.ones(40, 1).expand(40, 3).sort(0)), "eager")
 
