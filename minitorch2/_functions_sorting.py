@@ -29,7 +29,13 @@ def sort(input, *args, dim=-1, descending=False, stable=None):
     return return_types.sort(*aten.sort.default(input, dim, descending))
 
 
-def argsort(input, *args, dim=-1, descending=False, stable=None):
+_NOT_GIVEN = object()
+
+
+def argsort(input, *args, dim=-1, descending=False, stable=_NOT_GIVEN):
+    if stable is None:  # (argsort's overload with stable takes a bool, sort's an optional one)
+        raise TypeError("argsort(): argument 'stable' must be bool, not NoneType")
+    stable = None if stable is _NOT_GIVEN else stable
     dim, descending = _keyword_only_beside_stable("argsort", args, stable) + (dim, descending)[len(args):]
     if stable:
         return aten.sort.stable(input, stable=True, dim=dim, descending=descending)[1]

@@ -201,7 +201,8 @@ def test_rows_without_ties_take_numpys_path(monkeypatch):
 def test_stable_takes_dim_by_keyword_only(op):
     check(lambda lib, C: [_or_error(f, lib, lib.tensor([[2, 1]])) for f in (
         lambda L, x: getattr(x, op)(1, stable=True), lambda L, x: getattr(L, op)(x, 1, True, stable=True),
-        lambda L, x: getattr(x, op)(stable=True, dim=1, descending=True), lambda L, x: getattr(x, op)(0, True))],
+        lambda L, x: getattr(x, op)(stable=True, dim=1, descending=True), lambda L, x: getattr(x, op)(0, True),
+        lambda L, x: getattr(L, op)(x, stable=None))],
         "eager")
 
 
