@@ -296,10 +296,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     above = aten._to_copy.default(aten.ceil.default(ranks), dtype=_dtype.int64)
     low, high = aten.gather.default(ordered, -1, below), aten.gather.default(ordered, -1, above)
     result = high if interpolation == "higher" else low
-    if interpolation in ("linear", "midpoint"):
-        step = aten.sub.Tensor(high, low)
-        result = aten.add.Tensor(low, aten.mul.Tensor(step, aten.sub.Tensor(ranks, below)) if interpolation == "linear"
-                                 else aten.mul.Scalar(step, 0.5))
+    if interpolation in ("linear", "midpoint"):  # (lerp's two forms, either side of a weight of 0.5: signs of zero)
+        result = aten.lerp.Tensor(low, high, aten.sub.Tensor(ranks, below)) if interpolation == "linear" else \
+            aten.lerp.Scalar(low, high, 0.5)
     result = aten.transpose.int(aten.unsqueeze.default(result, 0), 0, -1)
     result = aten.squeeze.dim(result, -1)
     return aten.squeeze.dim(result, 0) if scalar_q else result

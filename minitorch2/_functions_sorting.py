@@ -13,14 +13,30 @@ from ._out import EXACT, MULTINOMIAL, out_variant
 aten = ops.aten
 
 
+def _keyword_only_beside_stable(name, args, stable):
+    """(dim, descending) given positionally; torch's overload with `stable` takes them by keyword only."""
+    if args and stable is not None or len(args) > 2:
+        raise TypeError(f"{name}() received an invalid combination of arguments: with stable, dim and descending "
+                        "are keyword-only")
+    return args
+
+
 @out_variant(EXACT)
-def sort(input, dim=-1, descending=False, *, stable=None):
+def sort(input, *args, dim=-1, descending=False, stable=None):
+    dim, descending = _keyword_only_beside_stable("sort", args, stable) + (dim, descending)[len(args):]
     if stable is not None:
         return return_types.sort(*aten.sort.stable(input, stable=stable, dim=dim, descending=descending))
     return return_types.sort(*aten.sort.default(input, dim, descending))
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False):
+_NOT_GIVEN = object()
+
+
+def argsort(input, *args, dim=-1, descending=False, stable=_NOT_GIVEN):
+    if stable is None:  # (argsort's overload with stable takes a bool, sort's an optional one)
+        raise TypeError("argsort(): argument 'stable' must be bool, not NoneType")
+    stable = None if stable is _NOT_GIVEN else stable
+    dim, descending = _keyword_only_beside_stable("argsort", args, stable) + (dim, descending)[len(args):]
     if stable:
         return aten.sort.stable(input, stable=True, dim=dim, descending=descending)[1]
     return aten.sort.default(input, dim, descending)[1]

@@ -17,7 +17,8 @@ from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
-from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, refuse_bool_median
+from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, median_value, refuse_bool_median
+from .tie_order import mode_of, nth_element
 from .pointwise_factories import _not_implemented, binary, unary_float
 
 
@@ -424,23 +425,23 @@ copysign = binary(lambda a, b, dtype: np.copysign(a, b), out="float")
 
 # ---------------------------------------------------------------- selections and reductions
 def _nanmedian_rows(rows):
-    """The lower median of each row's non-NaN values and its index; NaN (index 0) for a row of NaNs only."""
+    """The lower median of each row's non-NaN values and its index (ATen's nth_element orders equal values by
+    index, so a stable sort's pick); a row of NaNs only gives the element that nth_element leaves first."""
     order = np.argsort(rows, axis=-1, kind="stable")  # NaNs sort last
     counts = (~np.isnan(rows)).sum(-1) if rows.dtype in _dtype.NP_FLOATS else np.full(rows.shape[:-1], rows.shape[-1])
     index = np.take_along_axis(order, np.maximum((counts - 1) // 2, 0)[..., None], -1)[..., 0]
-    return np.take_along_axis(rows, index[..., None], -1)[..., 0], np.where(counts == 0, 0, index)
+    if (counts == 0).any():
+        a = list(range(rows.shape[-1]))
+        nth_element(a, 0, 0, len(a), lambda i, j: False)  # (NaNs are all equal under its comparator)
+        index = np.where(counts == 0, a[0], index)
+    return np.take_along_axis(rows, index[..., None], -1)[..., 0], index
 
 
 def _mode_rows(rows):
-    """The most frequent value of each row (the smallest on a tie; NaNs never equal) and its last index."""
+    """The most frequent value of each row and its index, as ATen's sort-and-count picks them (tie_order.py)."""
     values, indices = np.empty(rows.shape[:-1], rows.dtype), np.zeros(rows.shape[:-1], np.int64)
     for r in np.ndindex(rows.shape[:-1]):
-        order = np.lexsort((np.arange(rows.shape[-1]), rows[r]))
-        ordered = rows[r][order]
-        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-        lengths = np.diff(np.r_[starts, len(ordered)])
-        best = int(np.argmax(lengths))
-        values[r], indices[r] = ordered[starts[best]], order[starts[best] + lengths[best] - 1]
+        values[r], indices[r] = mode_of(rows[r])
     return values, indices
 
 
@@ -460,7 +461,9 @@ def _nanmedian(self):
     refuse_bool_median(self)
     if not self.numel():
         return np.nan if self.dtype.is_floating_point else np.iinfo(self.dtype.np).min  # (NaN cast, as torch's)
-    return _nanmedian_rows(self._np.reshape(1, -1))[0]
+    x = self._np.ravel(order="K")  # (a clone's memory order, as median's)
+    nans = int(np.isnan(x).sum()) if x.dtype in _dtype.NP_FLOATS else 0
+    return np.asarray(median_value(x, max(x.size - nans - 1, 0) // 2), x.dtype)
 
 
 nanmedian = _op(lambda self: refuse_bool_median(self) or [((), self.dtype, None)], _nanmedian)

@@ -12,6 +12,8 @@ import numpy as np
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor, contiguous_strides
 from .meta_util import c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
+from .sorting import sort_array
+from .tie_order import unique_rows
 
 
 # ---------------------------------------------------------------- shapes and copies
@@ -242,21 +244,33 @@ masked_select = (_masked_select_kernel, _data_dependent("masked_select"))
 
 
 def _unique_kernel(self, sorted=True, return_inverse=False, return_counts=False):
-    values, inverse, counts = np.unique(self._np.reshape(-1), return_inverse=True, return_counts=True,
-                                        equal_nan=False)  # (each nan is distinct, as ATen's sort-and-compare)
+    """ATen's unique (sorted or not): the flat elements sorted (its unstable sort, so among -0.0 and 0.0 the
+    sort's first), then the first of each run of equal ones (each NaN a run of its own)."""
+    x = self._np.reshape(-1)
+    values, order = sort_array(x, 0, descending=False, stable=False)
+    starts = np.ones(len(values), bool)
+    starts[1:] = values[1:] != values[:-1]
+    inverse = np.zeros(len(x), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
     inverse = inverse.reshape(self.shape) if return_inverse else np.zeros(0, np.int64)
-    counts = counts if return_counts else np.zeros(0, np.int64)
-    return values.astype(self.dtype.np), inverse.astype(np.int64), counts.astype(np.int64)
+    counts = np.diff(np.append(np.flatnonzero(starts), len(x))) if return_counts else np.zeros(0, np.int64)
+    return values[starts], inverse, counts.astype(np.int64)
 
 
 unique2 = (_unique_kernel, _data_dependent("_unique2"))
 
 
 def _unique_dim_kernel(self, dim, sorted=True, return_inverse=False, return_counts=False):
-    """The distinct slices along dim, sorted lexicographically (as ATen's and numpy's), with inverse and counts."""
+    """The distinct slices along dim, sorted lexicographically, with inverse and counts: numpy's where no NaN
+    or -0.0 makes ATen's sort-and-compare order differ (tie_order.unique_rows)."""
     d = wrap_dim(dim, self.dim())
-    values, inverse, counts = np.unique(self._np, axis=d, return_inverse=True, return_counts=True)
-    return c_order(values), inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+    x = self._np
+    if x.dtype.kind not in "fV" or not x.size or not (np.isnan(x).any() or np.signbit(x[x == 0]).any()):
+        values, inverse, counts = np.unique(x, axis=d, return_inverse=True, return_counts=True)
+        return c_order(values), inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+    rows = np.moveaxis(x, d, 0)
+    kept, inverse, counts = unique_rows(rows.reshape(len(rows), -1))
+    return c_order(np.moveaxis(rows[kept], 0, d)), inverse, counts
 
 
 def _unique_consecutive_kernel(self, return_inverse=False, return_counts=False, dim=None):
@@ -342,12 +356,24 @@ def _searchsorted_kernel(sorted_sequence, self, *, out_int32=False, right=False,
     seq = sorted_sequence._np
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._np, -1)
-    if seq.ndim <= 1:
-        out = np.searchsorted(seq, values, side=side)
-    else:
-        flat_seq, flat_values = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
-        out = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(flat_seq, flat_values)]).reshape(values.shape)
+    out = _binary_search(seq if seq.ndim <= 1 else seq.reshape(values.shape[:-1] + seq.shape[-1:]), values,
+                         side == "right")
     return np.asarray(out, np.int32 if out_int32 else np.int64)
+
+
+def _binary_search(seq, values, right):
+    """ATen's bisection over the last axis of seq (broadcast against values' rows): a step goes right unless the
+    middle element is >= the value (> for right), so a NaN on either side always goes right."""
+    start, end = np.zeros(values.shape, np.int64), np.full(values.shape, seq.shape[-1], np.int64)
+    rows = np.broadcast_to(seq, values.shape[:-1] + seq.shape[-1:]) if values.ndim else seq
+    while (start < end).any():
+        mid = start + (end - start) // 2
+        middle = np.take_along_axis(rows, np.minimum(mid, max(seq.shape[-1] - 1, 0)).reshape(
+            rows.shape[:-1] + (-1,)), -1).reshape(values.shape)
+        right_of = ~(middle > values) if right else ~(middle >= values)
+        active = start < end
+        start, end = np.where(active & right_of, mid + 1, start), np.where(active & ~right_of, mid, end)
+    return start
 
 
 def _searchsorted_meta(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):

@@ -8,6 +8,7 @@ import numpy as np
 from .. import _dtype
 from .meta_util import c_order, fake_empty, reduced_shape, wrap_dim
 from .pointwise_factories import _not_implemented
+from .tie_order import by_key, nth_element, order_keys, quick_select
 
 
 def _rows(self, dim):
@@ -25,11 +26,18 @@ def _unrows(values, indices, self, d, keepdim):
     return c_order(values), c_order(indices.astype(np.int64))
 
 
-def _kth_smallest(rows, k):
-    """The k-th smallest (0-based) of each row and its index; NaN counts as the largest, so a row with NaN
-    whose k reaches it gives NaN (the first NaN's index)."""
-    order = np.argsort(rows, axis=-1, kind="stable")
+def _kth_smallest(rows, k, quickselect=False):
+    """The k-th smallest (0-based) of each row and its index; NaN counts as the largest. Among equal keys the
+    median's comparator picks by index (a stable sort's pick); kthvalue's quickselect picks as ATen's does."""
+    keys = order_keys(rows)
+    order = np.argsort(keys, axis=-1, kind="stable")
     index = order[..., k]
+    if quickselect:
+        chosen = np.take_along_axis(keys, index[..., None], -1)
+        for r in map(tuple, np.argwhere((keys == chosen).sum(-1) > 1)):
+            a, row = list(range(rows.shape[-1])), keys[r].tolist()
+            quick_select(a, k, lambda i, j: row[i] > row[j])
+            index[r] = a[k]
     return np.take_along_axis(rows, index[..., None], -1)[..., 0], index
 
 
@@ -73,12 +81,23 @@ def refuse_bool_median(self):
 
 def _median_kernel(self):
     refuse_bool_median(self)
-    x = self._np.reshape(-1)
+    x = self._np.ravel(order="K")  # (ATen partitions a clone, which keeps self's memory order)
     if x.size == 0:
         return np.asarray(np.nan, self.dtype.np) if self.dtype.is_floating_point else np.zeros((), self.dtype.np)
     if x.dtype in _dtype.NP_FLOATS and np.isnan(x).any():
         return np.asarray(np.nan, x.dtype)
-    return np.asarray(np.sort(x, kind="stable")[(x.size - 1) // 2], x.dtype)
+    return np.asarray(median_value(x, (x.size - 1) // 2), x.dtype)
+
+
+def median_value(x, nth):
+    """ATen's std::nth_element's pick from the flat x: the nth smallest, NaN last; among -0.0 and 0.0 the
+    algorithm's."""
+    value = np.sort(x)[nth]
+    if value == 0 and np.signbit(x[x == 0]).any() and not np.signbit(x[x == 0]).all():
+        a = list(range(x.size))
+        nth_element(a, 0, nth, x.size, by_key(order_keys(x)))
+        value = x[a[nth]]
+    return value
 
 
 median = (_median_kernel, lambda self: refuse_bool_median(self) or fake_empty((), self.dtype))
@@ -94,7 +113,7 @@ def _kthvalue_kernel(self, k, dim=-1, keepdim=False):
     rows, d = _rows(self, dim)
     _check_selection(self, d, "kthvalue()")  # eager refuses an empty dim before reading k (the meta after)
     _check_k(self, k, d)
-    values, index = _kth_smallest(rows, k - 1)
+    values, index = _kth_smallest(rows, k - 1, quickselect=True)
     return _unrows(values, index, self, d, keepdim)
 
 

@@ -139,8 +139,6 @@ def test_compiled_cast_of_a_short_tensor_to_int8_as_torch_compiled():
 TIES = [[1.0, NAN, 3.0, NAN, 3.0, -0.0, 0.0, 2.0], [NAN] * 8, [0.0, -0.0, 0.0, -0.0, 5.0, 5.0, -INF, INF]]
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT (indices, signs of zero): among equal keys (nan, -0.0 and 0.0) "
-                   "ATen's topk, kthvalue and mode pick other elements than our stable sorts")
 @pytest.mark.parametrize("op", ["topk", "topk_smallest", "kthvalue", "mode"])
 def test_ties_among_nans_and_signed_zeros(op):
     f = {"topk": lambda a: a.topk(3, 1).indices, "topk_smallest": lambda a: a.topk(3, 1, largest=False),
@@ -148,14 +146,10 @@ def test_ties_among_nans_and_signed_zeros(op):
     check(lambda lib, C: C(f)(lib.tensor(TIES)), "eager")
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT: nanmedian of a row of only nan: torch's index is the last "
-                   "element's (6 of 8), ours the first's")
 def test_nanmedian_index_of_an_all_nan_row():
     check(lambda lib, C: lib.tensor([[NAN] * 7, [1.0] * 7]).nanmedian(1).indices, "eager")
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT: unique(dim=0) sorts rows holding nan elsewhere than torch "
-                   "(torch puts the row of nans between [1, nan, ...] and [2, ...])")
 def test_unique_rows_holding_nan():
     check(lambda lib, C: lib.unique(lib.tensor([[1.0, NAN], [NAN, NAN], [2.0, 2.0], [0.0, 1.0]]), dim=0), "eager")
 
@@ -166,8 +160,6 @@ def test_cumulative_ops_into_bool_raise(op, mode):
     check(lambda lib, C: C(lambda x: getattr(x, op)(0, dtype=lib.bool))(lib.tensor([True, False] * 8)), mode)
 
 
-@pytest.mark.xfail(strict=True, reason="x.sort(1, stable=True): torch's stable overload takes dim by keyword only "
-                   "(TypeError); ours sorts")
 def test_sort_with_stable_and_a_positional_dim_raises():
     check(lambda lib, C: lib.tensor([[2, 1]]).sort(1, stable=True), "eager")
 
