@@ -47,3 +47,26 @@ def test_data_torch_refuses_is_refused(name):
     assert type(ours) is type(info.value)
     if name != "a bool size":  # (the argument parser's words are torch's own; the class is what matters)
         assert str(ours) == str(info.value)
+
+
+@pytest.mark.parametrize("options, build", [
+    (dict(sci_mode=False), lambda t: t.tensor([1e-5, 1.0, 123456.0])),
+    (dict(sci_mode=False), lambda t: t.tensor([1e9, 2.0])),
+    (dict(sci_mode=True), lambda t: t.tensor([1.5, 2.0])),
+    (dict(sci_mode=True), lambda t: t.tensor([[1.0, -2.0], [30.0, 4.0]])),
+    (dict(sci_mode=True), lambda t: t.zeros(3)),
+    (dict(sci_mode=True, precision=2), lambda t: t.tensor([0.5, float("nan"), -float("inf")])),
+    (dict(sci_mode=False, precision=6), lambda t: t.tensor([1e-7, 3.0], dtype=t.float64)),
+], ids=["fixed small", "fixed big", "sci", "sci matrix", "sci zeros", "sci nonfinite", "fixed float64"])
+def test_set_printoptions_sci_mode_prints_as_torch(options, build):
+    """set_printoptions(sci_mode=False) is common in notebooks; it used to raise NotImplementedError."""
+    printed = []
+    for lib in (minitorch2, torch):
+        lib.set_printoptions(**options)
+        try:
+            printed.append(repr(build(lib)))
+            lib.set_printoptions(precision=3)  # (sci_mode back to None: each tensor chooses again)
+            printed.append(repr(build(lib)))
+        finally:
+            lib.set_printoptions(profile="default")
+    assert printed[:2] == printed[2:]
