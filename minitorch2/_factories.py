@@ -33,7 +33,8 @@ def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer, SymInt)) and not (isinstance(s, Tensor) and s.dim() == 0):
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer, SymInt)) and not (
+                isinstance(s, Tensor) and s.dim() == 0):
             raise TypeError(f"expected a sequence of integers or a single integer, got '{s!r}'")
     return [s if isinstance(s, SymInt) else int(s) for s in size]
 
@@ -54,12 +55,12 @@ def _infer_dtype(data):
             kinds.add(_dtype.bool_)
         elif isinstance(x, numbers.Integral):
             kinds.add(_dtype.int64)
-        elif isinstance(x, numbers.Real):
+        elif isinstance(x, numbers.Real) and not isinstance(x, numbers.Rational):  # (a Fraction is refused)
             kinds.add(_dtype.get_default_dtype())
-        elif isinstance(x, numbers.Complex):
+        elif isinstance(x, numbers.Complex) and not isinstance(x, numbers.Rational):
             kinds.add(_dtype.to_complex(_dtype.get_default_dtype()))
-        elif isinstance(x, str):
-            raise TypeError("new(): invalid data type 'str'")
+        elif isinstance(x, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
@@ -71,8 +72,10 @@ def _infer_dtype(data):
 
 
 def _to_nested(data):
-    if isinstance(data, Tensor):
-        return data._np
+    if isinstance(data, Tensor):  # (an element of a sequence: a one-element tensor is its number, as in torch's)
+        if data.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._np.reshape(())[()]
     if isinstance(data, (list, tuple, range, collections.deque, array.array)):  # any sequence, as torch's
         return [_to_nested(x) for x in data]
     return data

@@ -375,10 +375,9 @@ _PRINT_PROFILES = {"default": dict(precision=4, threshold=1000, edgeitems=3, lin
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    """repr's settings (_tensor_str.py reads them at each call): a profile first, then the values given.
-    Forcing scientific notation on or off (sci_mode=True/False) is not supported."""
-    if sci_mode is not None:
-        raise NotImplementedError("minitorch2: set_printoptions(sci_mode=...) is not supported")
+    """repr's settings (_tensor_str.py reads them at each call): a profile first, then the values given; sci_mode
+    always (None, its default, lets each tensor choose again), as torch's."""
+    _tensor_str.SCI_MODE = sci_mode
     chosen = dict(_PRINT_PROFILES[profile]) if profile else {}
     given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth)
     chosen.update({name: value for name, value in given.items() if value is not None})

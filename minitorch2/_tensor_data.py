@@ -22,8 +22,8 @@ def data_array(data, dtype):
     except ValueError:
         _check_nesting(data, shape, dtype)
         raise
-    if raw.dtype.kind in "US":  # (numpy made every number a string)
-        raise TypeError("new(): invalid data type 'str'")
+    if raw.dtype.kind in "US":  # (numpy made every number a string, or the data was bytes)
+        raise TypeError(f"new(): invalid data type '{'bytes' if raw.dtype.kind == 'S' else 'str'}'")
     return raw
 
 

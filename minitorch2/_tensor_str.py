@@ -2,7 +2,7 @@
 
 Runtime layer, coverage surface (no stage of the pipeline prints tensors). Reproduces torch/_tensor_str.py's
 choices: 4 decimals, integer floats printed as `1.`, scientific notation when the magnitudes span more than 1000x
-(or exceed 1e8, or go below 1e-4), one common width per tensor, rows wrapped at 80 columns, `...` summaries beyond
+(or exceed 1e8, or go below 1e-4) unless set_printoptions forces it on or off, one common width per tensor, rows wrapped at 80 columns, `...` summaries beyond
 1000 elements, complex values as a real and an imaginary part each with its own formatter, and the `dtype=`,
 `requires_grad=True`, `grad_fn=<...>` suffixes.
 """
@@ -16,6 +16,7 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None  # None: chosen per tensor; True/False: forced (set_printoptions(sci_mode=...))
 
 
 class _Formatter:
@@ -33,7 +34,7 @@ class _Formatter:
                 magnitudes = np.abs(shown)
                 lo, hi = float(magnitudes.min()), float(magnitudes.max())
                 int_mode = bool(np.all(shown == np.ceil(shown)))
-                if hi / lo > 1000.0 or hi > 1.0e8 or (not int_mode and lo < 1.0e-4):
+                if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4 if SCI_MODE is None else SCI_MODE:
                     self.spec = f"{{:.{PRECISION}e}}"
                 elif not int_mode:
                     self.spec = f"{{:.{PRECISION}f}}"
