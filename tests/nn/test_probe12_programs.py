@@ -1,4 +1,5 @@
-"""Programs in the style of third-party projects run in session 32 (johnma2006/mamba-minimal, karpathy/build-nanogpt),
+"""Programs in the style of third-party projects run in session 32 (johnma2006/mamba-minimal, karpathy/build-nanogpt,
+openai/whisper's model file),
 tests/nn/programs12/, each run by `python -m minitorch2 run --compare-torch`: what it prints must be torch's, its
 graphs op by op torch's, both runs exit 0.
 selective_scan_ssm.py: `x.split(split_size=[...], dim=-1)` was refused (the method took torch.split's keyword,
@@ -6,6 +7,8 @@ split_size_or_sections), and `torch.__version__ >= "2.8"` compared as strings ("
 gating on the release (einops does) took the other path.
 token_stream_gpt_compiled.py: inputs and targets sliced from one token tensor overlap, and AOT keyed its traces on
 their offsets: every micro-batch traced and compiled the joint graph again (torch's traces once).
+audio_encoder_kv_hooks.py: `super().forward(...)` in a subclass of a library module (whisper's LayerNorm) was a graph
+break in every block (the library's method taken for a torch function); Dynamo inlines torch.nn's.
 The bfloat16 attention test below: the CPU fused attention computed in float64 and rounded once, where ATen's kernel
 rounds a bfloat16 attention's probabilities before they meet the values, and keeps its logsumexp in float32."""
 import numpy as np
@@ -16,7 +19,7 @@ from .program_reports import all_same, compare_report
 FOLDER = "programs12"
 
 
-@pytest.mark.parametrize("name", ["selective_scan_ssm", "token_stream_gpt_compiled"])
+@pytest.mark.parametrize("name", ["selective_scan_ssm", "token_stream_gpt_compiled", "audio_encoder_kv_hooks"])
 def test_program_prints_what_torch_does(name):
     report = compare_report(FOLDER, name)
     assert all_same(report), report
