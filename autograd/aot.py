@@ -245,9 +245,7 @@ def _with_fresh_inputs(fn, mutated):
         return fn
 
     def with_fresh_inputs(*args):
-        args = list(args)
-        for i in mutated:
-            args[i] = args[i].clone()
+        args = [a.clone() if i in mutated else a for i, a in enumerate(args)]
         return [args[i] for i in mutated] + _as_list(fn(*args))
 
     return with_fresh_inputs
@@ -259,12 +257,10 @@ def _joint_fn(fn, grad_inputs, output_grad_mask):
         tag_forward_nodes()
         diff_outs = [o for o, keep in zip(outs, output_grad_mask) if keep]
         wanted = [p for p, g in zip(primals, grad_inputs) if g]
+        grads = iter([None] * len(wanted))
         if diff_outs:
             with backward_stack_traces(diff_outs):
-                grads = minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True)
-        else:
-            grads = [None] * len(wanted)
-        grads = iter(grads)
+                grads = iter(minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True))
         return outs, [next(grads) if g else None for g in grad_inputs]
 
     return inner_f
@@ -282,20 +278,25 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
                                           decompositions=decompositions, inference_compiler=inference_compiler,
                                           keep_input_mutations=keep_inference_input_mutations)
     signatures = {}  # aliasing key -> (call, out_spec)
+    unchanged = {}  # which inputs alias -> the key whose trace serves them all (no synthetic base in it)
     symbolic = []  # the _Symbolic of the signature _ANY_SIZE
 
     def signature(args, kwargs, flat_args):
         # Like PyTorch's, the first call fixes the graphs (guards are the frontend's job), but for how the
         # inputs alias: a call passing one tensor twice, or overlapping views, gets graphs of its own.
-        key = aliasing_key(flat_args)
+        key = aliasing_key(flat_args)  # (below, the pattern: the key less geometries)
+        key = unchanged.get(pattern := tuple(tuple(first for first, _, _ in group) for group, _ in key), key)
         if _per_size and not key and symbolic and symbolic[0].admits(flat_args):
             key = _ANY_SIZE
         elif _per_size:
             key = (key, tuple(tuple(a.shape) if isinstance(a, Tensor) else a for a in flat_args))
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
-            signatures[key] = (_compile_signature(flat_fn, flat_args, key[0] if _per_size else key, trace_and_compile,
-                                                  static_input_indices), out_spec)
+            call, plan = _compile_signature(flat_fn, flat_args, key[0] if _per_size else key, trace_and_compile,
+                                            static_input_indices)
+            signatures[key] = call, out_spec
+            if plan and not plan.bases and not _per_size:  # overlapping inputs it never changes: any geometry
+                unchanged[pattern] = key
         return signatures[key]
 
     def compiled_fn(*args, **kwargs):
@@ -387,17 +388,17 @@ class _Symbolic:
 
 
 def _compile_signature(flat_fn, flat_args, key, trace_and_compile, static_input_indices):
-    """A callable on the flat inputs: the compiled function, traced on the inputs' aliasing (see
-    input_aliasing.py) when they alias; fn itself when overlapping inputs it changes share no base."""
+    """A callable on the flat inputs, traced on how they alias (input_aliasing.py), and that plan (None where they
+    do not, or where fn itself runs: overlapping inputs it changes that share no base)."""
     if not key:
-        return trace_and_compile(flat_fn, flat_args, static_input_indices=static_input_indices)
+        return trace_and_compile(flat_fn, flat_args, static_input_indices=static_input_indices), None
     with enable_python_dispatcher():
         aliased = AliasedInputs(flat_fn, flat_args)
     if aliased.eager:
-        return lambda args: flat_fn(*args)
+        return (lambda args: flat_fn(*args)), None
     compiled = trace_and_compile(aliased.inner_fn, aliased.inner_args(flat_args),
                                  static_input_indices=aliased.inner_positions(static_input_indices))
-    return lambda args: compiled(aliased.inner_args(args))
+    return (lambda args: compiled(aliased.inner_args(args))), aliased
 
 
 def _tree_flattened_fn(fn, args, kwargs):

@@ -106,7 +106,6 @@ def _method_forms():
     methods = {name: fn for name, fn in vars(F).items()
                if not name.startswith("_") and name not in _NOT_METHODS and name not in vars(Tensor)}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
-    methods["type_as"] = lambda self, other: self.to(other.dtype)
     return methods
 
 

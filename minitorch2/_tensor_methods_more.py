@@ -1,8 +1,9 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
 the in-place samplers uniform_ and random_, `~x` (refused on floats, as torch's binding refuses it), the shift
-operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, tile, flip,
-mT, polygamma, sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag; and how x.to(...)
-reads its arguments (a device other than the CPU, or a wrong argument, refused in torch's words).
+operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, type_as,
+split (whose keyword is split_size, not torch.split's split_size_or_sections), tile, flip, mT, polygamma,
+sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag; and how x.to(...) reads its
+arguments (a device other than the CPU, or a wrong argument, refused in torch's words).
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
@@ -12,6 +13,7 @@ import warnings
 from ._factories import _COPY_CONSTRUCT, _finish, _options, _size, tensor as make_tensor
 from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
+from ._functions_shape import split
 from ._functions_shape_more import flip, tile
 from ._ops import ops
 from ._tensor import Size, Tensor, device
@@ -148,6 +150,9 @@ def tensor_methods():
         "detach_": detach_, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: self.reshape(list(other.shape)),
+        # (the method's keyword is split_size; torch.split's, split_size_or_sections)
+        "split": lambda self, split_size, dim=0: split(self, split_size, dim),
+        "type_as": lambda self, other: self.to(other.dtype),
         "tile": over_dims(tile), "flip": over_dims(flip), "ndimension": lambda self: self.dim(),
         "mT": property(lambda self: self.transpose(-2, -1)),
         "polygamma": lambda self, n: polygamma(n, self), "sum_to_size": sum_to_size,

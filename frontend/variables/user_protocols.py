@@ -241,9 +241,11 @@ class SuperVariable(VariableTracker):
 
     def var_getattr(self, tx, name):
         mro = self.obj.python_type().__mro__
-        member = next((vars(k)[name] for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), None)
-        if isinstance(member, types.FunctionType):
-            fn = tx.output.wrap(member, None)  # (a function marked disable: a graph break here)
+        owner = next((k for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), object)
+        member = vars(owner).get(name)
+        if isinstance(member, types.FunctionType):  # (nn.LayerNorm.forward inlined, as Dynamo inlines torch.nn's;
+            library = owner.__module__.startswith("minitorch2.nn.modules.")  # other functions marked disable break)
+            fn = UserFunctionVariable(member) if library else tx.output.wrap(member, None)
             if not isinstance(fn, UserFunctionVariable):
                 raise Unsupported(f"super().{name} is {fn}", "unsupported_call")
             return UserMethodVariable(fn, self.obj)

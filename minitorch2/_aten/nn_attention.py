@@ -6,17 +6,20 @@ _safe_softmax, the math path's softmax, whose rows of nothing but -inf give zero
 Runtime layer, coverage surface: rows of table_nn_apart.py. The forward returns the output, laid out as the query
 is, and the logsumexp of each query row's scores, shape (B, H, L) in (B, L, H) memory; the backward recomputes
 the probabilities from that logsumexp and returns the three gradients in (B, L, H, E) memory, as ATen's kernels
-do. Computed in float64, rounded once; heads of a key/value with fewer heads (grouped-query attention) serve
-consecutive groups of query heads.
+do. Computed in float64 and rounded once, except where ATen's kernel rounds a bfloat16 or float16 attention's
+intermediates (its probabilities before they meet the values, per block of keys; its logsumexp stays float32);
+heads of a key/value with fewer heads (grouped-query attention) serve consecutive groups of query heads.
 """
 import math
 
 import numpy as np
 
+from .. import _dtype
 from .meta_util import fake_empty, preserve_format_strides, strides_in_order, wrap_dim
 from .nn_ops import softmax, with_strides
 
 _FLOATS = ("float32", "float64", "float16", "bfloat16")
+_KV_BLOCK = 512  # ATen's block of keys
 
 
 def _check(query, key, value, attn_mask):
@@ -54,18 +57,44 @@ def _grad_layout(array, dtype):
     return np.ascontiguousarray(array.transpose(0, 2, 1, 3), dtype=dtype.np).transpose(0, 2, 1, 3)
 
 
+def _reduced(dtype):
+    """bfloat16 and float16 attention, which ATen's kernel runs in float32 (its opmath type)."""
+    return dtype.name in ("bfloat16", "float16")
+
+
+def _rounded(array, dtype):
+    """What ATen's kernel hands the next product: a reduced dtype's probabilities and score gradients are
+    rounded to it first (the products themselves accumulate in float32)."""
+    return array.astype(dtype.np).astype(np.float64) if _reduced(dtype) else array
+
+
+def _q_blocks(length):
+    """ATen's query block size: the backward of a reduced dtype rounds grad_key and grad_value per block."""
+    return 256 if length >= 768 else 64 if length >= 192 else 32
+
+
 def _forward_kernel(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=None, scale=None):
     _check(query, key, value, attn_mask)
     scores, _ = _scores(query, key, is_causal, attn_mask, scale)
-    peak = scores.max(axis=-1, keepdims=True)
-    peak = np.where(np.isneginf(peak), 0.0, peak)  # a row with every key masked: no probabilities, output 0
-    weights = np.exp(scores - peak)
-    total = weights.sum(axis=-1, keepdims=True)
     v = np.repeat(value._np.astype(np.float64), query.shape[1] // value.shape[1], axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(total > 0, (weights / np.where(total > 0, total, 1.0)) @ v, 0.0)
-        lse = (peak + np.log(total))[..., 0]
-    return with_strides(out, query.dtype, preserve_format_strides(query)), _lse_layout(lse, query.dtype)
+    peak = np.full(scores.shape[:-1] + (1,), -np.inf)
+    total, out = np.zeros_like(peak), 0.0
+    for n in range(0, scores.shape[-1], _KV_BLOCK):  # an online softmax over ATen's blocks of keys
+        block = scores[..., n:n + _KV_BLOCK]
+        new_peak = np.maximum(peak, block.max(axis=-1, keepdims=True))
+        safe = np.where(np.isneginf(new_peak), 0.0, new_peak)  # a row with every key so far masked: weights 0
+        weights, rescale = np.exp(block - safe), np.exp(peak - safe)
+        total = weights.sum(axis=-1, keepdims=True) + rescale * total
+        out = out * rescale + _rounded(weights, query.dtype) @ v[..., n:n + _KV_BLOCK, :]
+        peak = new_peak
+    peak = np.where(np.isneginf(peak), 0.0, peak)
+    total = np.where(total > 0, total, 1.0)  # (a fully masked row: output 0)
+    lse = (peak + np.log(total))[..., 0]
+    return with_strides(out / total, query.dtype, preserve_format_strides(query)), _lse_layout(lse, _lse_dtype(query))
+
+
+def _lse_dtype(query):
+    return _dtype.float32 if _reduced(query.dtype) else query.dtype
 
 
 def _forward_meta(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=None, scale=None):
@@ -74,7 +103,7 @@ def _forward_meta(query, key, value, dropout_p=0.0, is_causal=False, attn_mask=N
     out_shape = (batch, heads, length, value.shape[-1])
     lse_shape = (batch, heads, length)
     return (fake_empty(out_shape, query.dtype, preserve_format_strides(query)),
-            fake_empty(lse_shape, query.dtype, strides_in_order(lse_shape, (1, 2, 0))))
+            fake_empty(lse_shape, _lse_dtype(query), strides_in_order(lse_shape, (1, 2, 0))))
 
 
 _scaled_dot_product_flash_attention_for_cpu = (_forward_kernel, _forward_meta)
@@ -92,14 +121,19 @@ def _backward_kernel(grad_out, query, key, value, out, logsumexp, dropout_p, is_
     scores, scale = _scores(query, key, is_causal, attn_mask, scale)
     with np.errstate(invalid="ignore"):
         probs = np.nan_to_num(np.exp(scores - logsumexp._np.astype(np.float64)[..., None]), nan=0.0)
-    d_out = grad_out._np.astype(np.float64)
+    d_out, q = grad_out._np.astype(np.float64), query._np.astype(np.float64)
     v = np.repeat(value._np.astype(np.float64), query.shape[1] // value.shape[1], axis=1)
     k = np.repeat(key._np.astype(np.float64), query.shape[1] // key.shape[1], axis=1)
     d_probs = d_out @ v.swapaxes(-1, -2)
     d_scores = probs * (d_probs - (d_out * out._np.astype(np.float64)).sum(axis=-1, keepdims=True))
+    probs, d_scores = _rounded(probs, query.dtype), _rounded(d_scores, query.dtype)
     grad_query = (d_scores @ k) * scale
-    grad_key = _grouped_sum((d_scores.swapaxes(-1, -2) @ query._np.astype(np.float64)) * scale, key.shape[1])
-    grad_value = _grouped_sum(probs.swapaxes(-1, -2) @ d_out, value.shape[1])
+    grad_key = grad_value = 0.0
+    for m in range(0, probs.shape[-2], _q_blocks(probs.shape[-2])):  # (a reduced dtype's sums rounded per block)
+        rows = slice(m, m + _q_blocks(probs.shape[-2]))
+        grad_key = _rounded(grad_key + (d_scores[..., rows, :].swapaxes(-1, -2) @ q[..., rows, :]) * scale, query.dtype)
+        grad_value = _rounded(grad_value + probs[..., rows, :].swapaxes(-1, -2) @ d_out[..., rows, :], query.dtype)
+    grad_key, grad_value = _grouped_sum(grad_key, key.shape[1]), _grouped_sum(grad_value, value.shape[1])
     return tuple(_grad_layout(g, query.dtype) for g in (grad_query, grad_key, grad_value))
 
 
