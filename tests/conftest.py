@@ -180,7 +180,7 @@ SLOW_TESTS = (
     "tests/frontend/test_dynamo_tests_ported_9.py",
     "tests/frontend/test_dynamo_tests_ported_10.py",
     "tests/nn/test_probe10_programs.py",
-    "tests/nn/test_probe11_programs.py",
+    "tests/nn/test_probe11_programs.py", "tests/nn/test_probe12_programs.py",
     "tests/nn/test_programs_names_s30.py",
     "tests/backend/test_probes_s30.py",
     "tests/backend/test_probes_s32.py", "tests/minitorch2/test_sorting_ties_s32.py",
