@@ -60,7 +60,10 @@ def logsumexp(input, dim, keepdim=False):
 
 def roll(input, shifts, dims=None):
     shifts = [shifts] if isinstance(shifts, (int, SymInt)) else list(shifts)  # (a SymInt: an int argument's)
-    return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
+    dims = [] if dims is None else _dims(dims)
+    if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):  # (one shift and no dims: of the flat x)
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return aten.roll.default(input, shifts, dims)
 trace = _function_of(aten.trace.default)
 
 

@@ -278,6 +278,9 @@ triu = _function_of(aten.triu.default, EXACT)
 
 
 def flip(input, dims):
+    wrapped = [wrap_dim(d, input.dim()) for d in dims]
+    if repeated := [d for d in wrapped if wrapped.count(d) > 1]:
+        raise RuntimeError(f"dim {repeated[0]} appears multiple times in the list of dims")
     return aten.flip.default(input, list(dims))
 
 

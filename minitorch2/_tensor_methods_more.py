@@ -8,6 +8,7 @@ arguments (a device other than the CPU, or a wrong argument, refused in torch's 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
+import numbers
 import warnings
 
 from ._factories import _COPY_CONSTRUCT, _finish, _options, _size, tensor as make_tensor
@@ -139,6 +140,18 @@ def tensor_methods():
         self._requires_grad = False
         return self
 
+    def contains(self, element):
+        """`v in x`: whether any element equals v (a number or a tensor), as torch's Tensor.__contains__."""
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+        return bool((element == self).any().item())
+
+    def matrix_transpose(self):
+        if self.dim() < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got "
+                               f"{self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
     def as_list(values):  # x.tile(2, 3) or x.tile((2, 3))
         return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
 
@@ -154,7 +167,7 @@ def tensor_methods():
         "split": lambda self, split_size, dim=0: split(self, split_size, dim),
         "type_as": lambda self, other: self.to(other.dtype),
         "tile": over_dims(tile), "flip": over_dims(flip), "ndimension": lambda self: self.dim(),
-        "mT": property(lambda self: self.transpose(-2, -1)),
+        "mT": property(matrix_transpose), "__contains__": contains,
         "polygamma": lambda self, n: polygamma(n, self), "sum_to_size": sum_to_size,
         "short": lambda self, memory_format=None: self.to(_dtype.int16),
         "byte": lambda self, memory_format=None: self.to(_dtype.uint8),

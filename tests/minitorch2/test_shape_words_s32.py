@@ -88,6 +88,13 @@ INDEX_MISTAKES = {
     "negative subscript": lambda t: t.zeros(3, 4, 5)[2, -5],
 }
 SHAPE_MISTAKES.update(INDEX_MISTAKES)
+SHAPE_MISTAKES.update({
+    "roll with more shifts than dims": lambda t: t.zeros(2, 3).roll((1, 1), 0),  # (silent before: rolled dim 0 once)
+    "roll with two shifts and no dims": lambda t: t.zeros(2, 3).roll((1, 1)),
+    "flip a dim twice": lambda t: t.zeros(2, 3).flip(0, -2),
+    "mT of a vector": lambda t: t.zeros(3).mT,
+    "a str in a tensor": lambda t: "a" in t.zeros(3),
+})
 
 
 def _first_line_error(fn, lib):
@@ -153,3 +160,10 @@ def test_put_writes_at_flat_indices_as_torch():
         return lib.put(x, lib.tensor([0, 5]), lib.tensor([7.0, 8.0])).tolist()
 
     assert put_twice(minitorch2) == put_twice(torch)
+
+
+@pytest.mark.parametrize("element", [2.0, 2, 7, -0.0, float("nan"), True], ids=repr)
+def test_in_looks_for_an_equal_element_as_torch(element):
+    """`v in x` raised 'Boolean value of Tensor with more than one value is ambiguous' (Python's fallback)."""
+    assert (element in minitorch2.arange(6.0).view(2, 3)) == (element in torch.arange(6.0).view(2, 3))
+    assert (minitorch2.tensor(element) in minitorch2.arange(6.0)) == (torch.tensor(element) in torch.arange(6.0))
