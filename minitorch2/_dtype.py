@@ -14,7 +14,7 @@ import math
 import ml_dtypes
 import numpy as np
 
-from ._sym import SymBool, SymInt
+from ._sym import SymBool, SymInt, is_symbolic
 
 
 class dtype:
@@ -198,8 +198,9 @@ def checked_scalar(value, to, half_overflows=False):
     that does not fit (full((2,), 2**63, dtype=int64), fill_(nan) of an integer tensor); returned
     unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
     a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
-    alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
-    if to.is_complex:
+    alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check). A symbolic value
+    is not checked: torch's meta functions put no guard on it (one would pin it)."""
+    if to.is_complex or is_symbolic(value):
         return value
     if isinstance(value, (complex, np.complexfloating)):  # (c10's checked conversion refuses a nonzero imaginary part)
         if value.imag != 0:

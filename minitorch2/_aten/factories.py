@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._sym import SymFloat, SymInt, is_symbolic
+from .._sym import SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
 from .meta_util import new_tensor_shape, fake_empty, memory_format_strides, with_strides
@@ -50,7 +50,7 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
-    if not isinstance(fill_value, SymFloat):  # (a symbolic fill is not guarded, as torch's meta)
+    if not is_symbolic(fill_value):  # (a symbolic fill, SymInt or SymFloat, is not guarded, as torch's meta)
         _dtype.checked_scalar(fill_value, dtype, half_overflows=type(n := math.prod(shape)) is int and n != 1)
     return fake_empty(shape, dtype)
 

@@ -34,7 +34,7 @@ ROWS = [
        random_ops.uniform, zeros_like_grad),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
        random_ops.normal_functional, zeros_like_grad),
-    op("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
+    op("multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
        RANDOM, random_ops.multinomial, differentiable=False),
     op(f"randperm(SymInt n, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", CORE_FACTORY + RANDOM, random_ops.randperm),
     op(f"randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) -> Tensor",

@@ -79,9 +79,9 @@ def _more_in_place_rows(op, inplace):
                 "CumprodBackward0", method=True),
         inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
                 indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
-        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.tril, f.tril, "TrilBackward0",
+        inplace("tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", ki.tril, f.tril, "TrilBackward0",
                 method=True),
-        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.triu, f.triu, "TriuBackward0",
+        inplace("triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", ki.triu, f.triu, "TriuBackward0",
                 method=True),
     ]
 
@@ -270,8 +270,8 @@ def rows(op, inplace):
         op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, sel.cummin, f.cummaxmin,
            output_differentiability=(True, False)),
         # shapes and copies
-        op("tril(Tensor self, int diagonal=0) -> Tensor", (), ki.tril, f.tril, decomposition=dec.tril),
-        op("triu(Tensor self, int diagonal=0) -> Tensor", (), ki.triu, f.triu, decomposition=dec.triu),
+        op("tril(Tensor self, SymInt diagonal=0) -> Tensor", (), ki.tril, f.tril, decomposition=dec.tril),
+        op("triu(Tensor self, SymInt diagonal=0) -> Tensor", (), ki.triu, f.triu, decomposition=dec.triu),
         op("flip(Tensor self, int[] dims) -> Tensor", CORE, ki.flip, f.flip),
         op("repeat(Tensor self, SymInt[] repeats) -> Tensor", CORE, ki.repeat, f.repeat),
         op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, ki.constant_pad_nd,

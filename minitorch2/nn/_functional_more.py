@@ -443,6 +443,7 @@ def one_hot(tensor, num_classes=-1):
     given, the checks are asserted in the graph (aten._assert_async), as torch's traced form has them."""
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    num_classes = int(num_classes)  # (an `int` argument: a SymInt is pinned, as torch's parser pins it)
     if num_classes != -1 and _is_traced(tensor):
         for check, message in ((aten.ge.Scalar, "non-negative"), (aten.lt.Scalar, "smaller than num_classes")):
             within = check(tensor, 0 if check is aten.ge.Scalar else num_classes)
