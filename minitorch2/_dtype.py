@@ -14,7 +14,7 @@ import math
 import ml_dtypes
 import numpy as np
 
-from ._sym import SymBool, SymInt
+from ._sym import SymBool, SymInt, is_symbolic
 
 
 class dtype:
@@ -199,7 +199,7 @@ def checked_scalar(value, to, half_overflows=False):
     unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
     a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
     alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
-    if to.is_complex:
+    if to.is_complex or is_symbolic(value):  # (a symbol is checked once it has a value: a guard here would pin it)
         return value
     if isinstance(value, (complex, np.complexfloating)):  # (c10's checked conversion refuses a nonzero imaginary part)
         if value.imag != 0:

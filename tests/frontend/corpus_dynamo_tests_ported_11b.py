@@ -302,7 +302,7 @@ def dy11_shape_in_python_range(a, b):
         out = out + b * i
     return out * a.shape[0]
 def dy11_where_size_scalar(a, b):
-    return torch.where(a > 0, a, torch.full_like(a, a.shape[0])) + b
+    return torch.where(a > 0, a, 0.5 * a.shape[0]) + b
 def dy11_roll_by_one(a, b):
     return a.roll(1) - b
 def dy11_size_as_tensor(a, b):
@@ -342,6 +342,47 @@ def dy11_tensor_split_three(a, b):
     return sum(p.sum() for p in a.tensor_split(3)) + b
 def dy11_layer_norm_dynamic(a, b):
     return F.layer_norm(a, a.shape) + b
+def dy11_where_fill_with_size(a, b):
+    return torch.where(a > 0, a, torch.full_like(a, a.shape[0])) + b
+def dy11_full_of_size_value(a, b):
+    return torch.full((2,), a.shape[0]).sum() * a + b
+def dy11_fill_with_size(a, b):
+    return torch.ones_like(a).fill_(b.shape[0]) * a
+def dy11_new_full_size_value(a, b):
+    return a.new_full((a.shape[0],), a.shape[0] / 2) - b
+def dy11_masked_fill_size(a, b):
+    return a.masked_fill(b > 0, a.shape[0]) + b
+def dy11_clamp_by_size(a, b):
+    return a.clamp(max=a.shape[0] - 2) + b
+def dy11_pow_size(a, b):
+    return a.abs().pow(1 / a.shape[0]) + b
+def dy11_isclose_shapes(a, b):
+    return torch.isclose(a, a + 1e-9).float() * b
+def dy11_add_alpha_size(a, b):
+    return torch.add(a, b, alpha=a.shape[0])
+def dy11_sum_of_halves(a, b):
+    n = a.shape[0]
+    return a[: n // 2].sum() + a[n // 2:].sum() + b
+def dy11_gather_last_index(a, b):
+    return a.gather(0, torch.full((a.shape[0],), a.shape[0] - 1)) * b
+def dy11_index_by_arange_reverse(a, b):
+    return a[torch.arange(a.shape[0] - 1, -1, -1)] + b
+def dy11_cat_zeros_size(a, b):
+    return torch.cat([a, torch.zeros(b.shape[0])]).view(2, -1).sum(0)
+def dy11_scatter_into_zeros(a, b):
+    return torch.zeros(a.shape[0]).scatter(0, torch.arange(a.shape[0]), b) * a
+def dy11_cumprod_scaled(a, b):
+    return (a / a.shape[0]).cumprod(0) + b
+def dy11_matmul_ones_of_size(a, b):
+    return torch.ones(a.shape[0], a.shape[0]) @ a * b
+def dy11_size_list_to_tensor(a, b):
+    return a * torch.tensor([a.shape[0], b.shape[0]]).sum() + b
+def dy11_triu_of_outer(a, b):
+    return torch.outer(a, b).triu().sum(1)
+def dy11_lerp_by_size(a, b):
+    return torch.lerp(a, b, 1.0 / a.shape[0])
+def dy11_float_of_size_in_math(a, b):
+    return a * math.log(float(a.shape[0])) + b
 '''
 
 RECOMPILE_SRC = r'''

@@ -43,7 +43,11 @@ RECOMPILE_CALLS = {
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {}
+KNOWN_DIFFS = {
+    "dy11_float_of_size_in_math": "math.log(float(a.shape[0])) with dynamic=True: Dynamo records torch.sym_float and "
+                                  "math.log of the size as graph nodes before the size is specialized; ours folds "
+                                  "them (2 ops a graph, not 4): ours (3, 6, 0), Dynamo (3, 12, 0)",
+}
 
 
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
