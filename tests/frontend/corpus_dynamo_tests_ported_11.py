@@ -534,4 +534,15 @@ def fn11_filter_none(a, b):
     return a * len(xs) + b
 def fn11_getattr_torch_function(a, b):
     return getattr(torch, "maximum")(a, b) + getattr(a, "abs")()
+def fn11_checkpoint_of_helper(a, b):
+    def block(x, y):
+        return (x * y).relu() + x
+    return torch.utils.checkpoint.checkpoint(block, a, b, use_reentrant=False) * 2
+def fn11_grad_of_leaf_made_in_frame(a, b):
+    x = a.detach().requires_grad_()
+    (g,) = torch.autograd.grad((x * x).sum(), x)
+    return g + b
+def fn11_enable_grad_requires_grad_output(a, b):
+    w = torch.ones(3, requires_grad=True)
+    return (a * w).detach() + b
 '''

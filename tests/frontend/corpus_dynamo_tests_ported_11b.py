@@ -251,6 +251,119 @@ def dc11_graph_break_in_loop_body(a, b):
     return out + b
 def dc11_disabled_called_twice(a, b):
     return _eager_only(a) + _eager_only(b)
+
+# ---- more shapes of user code (test_misc.py, test_repros.py, test_functions.py)
+class _Callable:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x):
+        return x * self.k
+
+
+class _Box:
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __len__(self):
+        return len(self.items)
+
+    @property
+    def first(self):
+        return self.items[0]
+
+
+def ms11_callable_object(a, b):
+    return _Callable(3)(a) + _Callable(0.5)(b)
+def ms11_getitem_len_protocol(a, b):
+    box = _Box([a, b])
+    return box[1] * len(box) + box.first
+def ms11_iterate_getitem_protocol(a, b):
+    return sum(t * 2 for t in _Box([a, b, a]))
+def ms11_walrus_in_condition(a, b):
+    if (n := a.shape[0]) > 2:
+        return a * n + b
+    return b
+def ms11_match_on_tuple(a, b):
+    match (1, "x"):
+        case (1, name):
+            return a * len(name) + b
+        case _:
+            return a
+def ms11_star_unpack_middle(a, b):
+    first, *middle, last = [a, b, a * 2, b * 2]
+    return first + sum(middle) + last
+def ms11_return_dict_of_tensors(a, b):
+    return {"sum": a + b, "diff": a - b}["diff"]
+def ms11_inplace_on_input_clone(a, b):
+    c = a.clone()
+    c.mul_(2).add_(b)
+    return c
+def ms11_while_with_counter(a, b):
+    i, out = 0, a
+    while i < 3:
+        out = out + b * i
+        i += 1
+    return out
+def ms11_for_else(a, b):
+    for k in (1, 2, 3):
+        if k > 5:
+            break
+    else:
+        return a + b
+    return a
+def ms11_fstring_key_lookup(a, b):
+    d = {f"w{i}": a * i for i in range(3)}
+    return d[f"w{2}"] + b
+def ms11_str_methods_on_names(a, b):
+    names = "alpha,beta,gamma".split(",")
+    return a * len(max(names, key=len)) + b * names.index("beta") + "ALPHA".lower().startswith("al")
+def ms11_len_and_iter_of_tensor(a, b):
+    return a * len(a) + sum(t for t in b)
+def ms11_tensor_in_bool_and(a, b):
+    return a * (a.shape[0] == 3 and b.shape[0] == 3) + b
+def ms11_conditional_import_math(a, b):
+    import math as m  # (an import inside the frame)
+    return a * m.floor(2.5) + b
+def ms11_sorted_dict_of_tensors_by_key(a, b):
+    d = {"z": a, "m": b, "a": a * b}
+    return sum(d[k] * i for i, k in enumerate(sorted(d)))
+def ms11_nested_function_returns_closure(a, b):
+    def make(k):
+        return lambda x: x * k
+    return make(2)(a) + make(3)(b)
+def ms11_type_checks_on_values(a, b):
+    return a * isinstance(3, int) + b * (type(2.0) is float) + isinstance(a, torch.Tensor)
+def ms11_enumerate_dict_items(a, b):
+    return sum(i * v for i, (k, v) in enumerate({"x": a, "y": b}.items()))
+def ms11_no_grad_inside_then_add(a, b):
+    with torch.no_grad():
+        c = a * 2
+    return c + b
+def ms11_any_all_of_tensor_list(a, b):
+    return a * any(t.shape[0] == 3 for t in (a, b)) + b * all(t.dim() == 1 for t in (a, b))
+def ms11_zip_strict_lengths(a, b):
+    return sum(x * y for x, y in zip([a, b], [2, 3], strict=True))
+def ms11_reversed_list_of_tensors(a, b):
+    return list(reversed([a, b]))[0] * 2 + a
+def ms11_round_and_int_of_floats(a, b):
+    return a * round(2.6) + b * int(-3.7) + float("1.5")
+def ms11_bit_ops_on_ints(a, b):
+    return a * (6 & 3) + b * (4 | 1) + (5 ^ 1) + (1 << 3) + (-16 >> 2)
+def ms11_tuple_of_slices(a, b):
+    m = torch.stack([a, b])
+    return m[(slice(None), slice(1, None))].sum(0) + m[..., 0]
+def ms11_none_index_unsqueeze(a, b):
+    return (a[None, :] * b[:, None]).sum(0)
+def ms11_bool_mask_index(a, b):
+    return a[a > 0].sum() + b
+def ms11_tensor_item_in_branch_breaks(a, b):
+    if a.sum().item() > 100:
+        return a
+    return a + b
 '''
 
 DYNAMIC_SRC = r'''
