@@ -364,6 +364,44 @@ def ms11_tensor_item_in_branch_breaks(a, b):
     if a.sum().item() > 100:
         return a
     return a + b
+
+
+class _CountingModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.register_buffer("total", torch.zeros(3))
+
+    def forward(self, x, scale=1.0):
+        self.calls += 1
+        return x * scale + self.total
+
+
+_COUNTING = _CountingModule()
+_SEQ_DICT = nn.Sequential(collections.OrderedDict([("act", nn.Tanh()), ("scale", _Scale(2.0))]))
+_PARAM_LIST = nn.ParameterList([nn.Parameter(torch.tensor([1.0, 2.0, 3.0])), nn.Parameter(torch.tensor([0.5, 0.5, 0.5]))])
+
+
+def md11_module_attribute_counter(a, b):
+    before = _COUNTING.calls
+    out = _COUNTING(a, scale=2.0)
+    return out * (_COUNTING.calls - before) + b
+def md11_module_kwargs_call(a, b):
+    return _COUNTING(x=a) + _COUNTING(b, 0.5)
+def md11_sequential_named_access(a, b):
+    return _SEQ_DICT.act(a) + _SEQ_DICT.scale(b) + _SEQ_DICT(a)
+def md11_parameter_list_sum(a, b):
+    return sum(p * a for p in _PARAM_LIST) + _PARAM_LIST[1] * b
+def md11_parameter_list_len_index(a, b):
+    return a * len(_PARAM_LIST) + _PARAM_LIST[-1].detach() * b
+def md11_module_apply_functional_with_buffer(a, b):
+    return F.linear(a.unsqueeze(0), torch.diag(_COUNTING.total + 1)).squeeze(0) + b
+def md11_named_buffers_dict(a, b):
+    bufs = dict(_COUNTING.named_buffers())
+    return a + bufs["total"] * b
+def md11_modules_of_type(a, b):
+    n = sum(1 for m in _SEQ_DICT.modules() if isinstance(m, _Scale))
+    return a * n + b
 '''
 
 DYNAMIC_SRC = r'''
@@ -524,4 +562,17 @@ def rc11_global_table_written(x, k):
     return x * k
 def rc11_contiguous_vs_transposed(x, k):
     return x.sum(0) * k
+def rc11_float_then_int(x, k):
+    return x * k + 1
+def rc11_string_in_tuple(x, t):
+    return x * len(t[0]) + t[1] if t[0] == "a" else x - t[1]
+def rc11_int_used_as_slice_end(x, k):
+    return x[:k].sum() + k
+def rc11_int_as_range_bound(x, k):
+    out = x
+    for i in range(k):
+        out = out + i
+    return out
+def rc11_int_in_reshape(x, k):
+    return x.reshape(k, -1).sum(0)
 '''

@@ -30,6 +30,7 @@ RECOMPILED, TORCH_RC, MT_RC = build_batch(RECOMPILE_SRC)
 
 _X3 = ARRAYS[0]
 _X3x3 = np.arange(9, dtype="float32").reshape(3, 3) - 4
+_X6 = np.arange(6, dtype="float32") - 2
 RECOMPILE_CALLS = {
     "rc11_int_changes_each_call": [(_X3, 1), (_X3, 2), (_X3, 3), (_X3, 2)],
     "rc11_list_contents_change": [(_X3, [1, 2]), (_X3, [1, 3]), (_X3, [1, 2]), (_X3, [1, 2, 3])],
@@ -40,6 +41,11 @@ RECOMPILE_CALLS = {
     "rc11_bool_then_none": [(_X3, True), (_X3, False), (_X3, None), (_X3, True)],
     "rc11_global_table_written": [(_X3, 1), (_X3, 1), (_X3, 2)],
     "rc11_contiguous_vs_transposed": [(_X3x3, 2), (_X3x3.T.copy(), 2), (_X3x3, 3)],
+    "rc11_float_then_int": [(_X3, 0.5), (_X3, 1.5), (_X3, 2), (_X3, 2.5), (_X3, 3)],
+    "rc11_string_in_tuple": [(_X3, ("a", 1)), (_X3, ("b", 1)), (_X3, ("a", 2)), (_X3, ("a", 3))],
+    "rc11_int_used_as_slice_end": [(_X3, 1), (_X3, 2), (_X3, 3), (_X3, 2)],
+    "rc11_int_as_range_bound": [(_X3, 1), (_X3, 2), (_X3, 3)],
+    "rc11_int_in_reshape": [(_X6, 1), (_X6, 2), (_X6, 3), (_X6, 6)],
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
