@@ -6,7 +6,8 @@ test_exceptions.py (raise and catch across helpers, finally, else, re-raise, exc
 test_generator.py (generators with send-free loops, yield from, generator returning values, early close),
 test_global.py (globals read, written and rebound by the frame and by its helpers) and test_functions.py's later
 half (functools.partial and reduce, lambdas with defaults, keyword-only and *args/**kwargs, recursion, staticmethod
-and classmethod, string methods).
+and classmethod, string methods, functools.wraps, torch.utils.checkpoint and autograd.grad inside the frame,
+generator.send, contextlib.ExitStack).
 
 Our own programs, not copies of the earlier batches nor of pytorch's tests. Each PORTED program is a function of
 two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_11.py runs it under torch.compile and minitorch2.compile
@@ -15,7 +16,7 @@ corpus_dynamo_tests_ported_11b.py. The names given to exec are `torch`, `nn`, `F
 """
 
 PORTED_SRC = r'''
-import collections, functools, itertools, math, operator
+import collections, contextlib, functools, itertools, math, operator
 
 
 # ---- sets (test_sets.py)
@@ -477,6 +478,18 @@ class _Ops:
         return x + cls.base
 
 
+def _twice(f):
+    @functools.wraps(f)
+    def inner(x):
+        return f(f(x))
+    return inner
+
+
+@_twice
+def _twice_inc(x):
+    return x + 1
+
+
 def fn11_keyword_only_args(a, b):
     return _kwonly(a, shift=1) + _kwonly(b, scale=3)
 def fn11_star_args_kwargs(a, b):
@@ -545,4 +558,31 @@ def fn11_grad_of_leaf_made_in_frame(a, b):
 def fn11_enable_grad_requires_grad_output(a, b):
     w = torch.ones(3, requires_grad=True)
     return (a * w).detach() + b
+def gn11_send_to_generator(a, b):
+    def acc():
+        total = 0
+        while True:
+            k = yield total
+            total += k
+    g = acc()
+    next(g)
+    g.send(2)
+    return a * g.send(3) + b
+def ex11_exception_in_with_block(a, b):
+    log = []
+    try:
+        with contextlib.nullcontext():
+            log.append(1)
+            raise ValueError
+    except ValueError:
+        log.append(2)
+    return a * sum(log) + b
+def cx11_exit_stack_callbacks(a, b):
+    log = []
+    with contextlib.ExitStack() as stack:
+        stack.callback(log.append, 1)
+        out = a + b
+    return out * len(log)
+def fn11_wraps_decorated_helper(a, b):
+    return _twice_inc(a) * len(_twice_inc.__name__) + _twice_inc.__wrapped__(b)
 '''

@@ -3,7 +3,8 @@ factories users call in small models: where, clamp, gather, topk, sort, masked_f
 test_repros.py (shapes of code from bug reports: accumulating in loops, in-place ops on views, chained comparisons,
 early returns), test_modules.py (ModuleList and ModuleDict iteration, modules built in the frame, hooks removed),
 test_autograd_function.py (Functions with mark_non_differentiable-free backward, called twice, with defaults),
-test_decorators.py (disable and graph_break placed inside helpers), DYNAMIC_SRC (test_dynamic_shapes: programs run
+test_decorators.py (disable and graph_break placed inside helpers), user protocols (__call__, __getitem__/__len__,
+properties), match statements and the walrus operator, DYNAMIC_SRC (test_dynamic_shapes: programs run
 with dynamic=True on inputs whose length changes between calls) and RECOMPILE_SRC (test_recompiles.py and
 test_guard_manager.py: guards on Python values, containers and attributes that change between calls). The calls are
 in test_dynamo_tests_ported_11.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.

@@ -6,7 +6,8 @@ values and (frames, ops, breaks) must be Dynamo's, and the compiled value minito
 program runs compiled with dynamic=True on inputs of lengths 3, 5, 3 and 8: the counts after them (how often a
 length still recompiles) and every value must be Dynamo's. Each RECOMPILE program runs its sequence of calls (ints,
 lists whose contents change, sets and dicts whose size changes, an attribute whose type changes, a bool then None,
-a global dict the frame writes, a tensor then its transpose). KNOWN_DIFFS names each program that still differs,
+a global dict the frame writes, a tensor then its transpose, floats then ints, strings in tuples, ints used as
+slice ends, range bounds and reshape sizes). KNOWN_DIFFS names each program that still differs,
 with the difference (strict xfail).
 """
 import types
