@@ -403,6 +403,27 @@ def md11_named_buffers_dict(a, b):
 def md11_modules_of_type(a, b):
     n = sum(1 for m in _SEQ_DICT.modules() if isinstance(m, _Scale))
     return a * n + b
+
+
+class _Slotted:
+    __slots__ = ("k",)
+
+    def __init__(self, k):
+        self.k = k
+
+
+_SLOTTED = _Slotted(3)
+def ms11_slots_member_read(a, b):
+    return a * _SLOTTED.k + b
+def ms11_slots_object_made_in_frame(a, b):
+    s = _Slotted(2)
+    s.k = s.k * 3
+    return a * s.k + b
+def ms11_set_of_tensors(a, b):
+    return a * len({a, b, a}) + b
+def ms11_cmath_sqrt(a, b):
+    import cmath  # (an import in the frame)
+    return a * abs(cmath.sqrt(-4)) + b
 '''
 
 DYNAMIC_SRC = r'''
