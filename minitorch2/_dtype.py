@@ -198,9 +198,8 @@ def checked_scalar(value, to, half_overflows=False):
     that does not fit (full((2,), 2**63, dtype=int64), fill_(nan) of an integer tensor); returned
     unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
     a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
-    alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check). A symbolic value
-    is not checked: torch's meta functions put no guard on it (one would pin it)."""
-    if to.is_complex or is_symbolic(value):
+    alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
+    if to.is_complex or is_symbolic(value):  # (a symbol is checked once it has a value: a guard here would pin it)
         return value
     if isinstance(value, (complex, np.complexfloating)):  # (c10's checked conversion refuses a nonzero imaginary part)
         if value.imag != 0:

@@ -7,13 +7,12 @@ scalar, `eq(t, 2)` is `eq.Scalar`, `pow(2, t)` is `pow.Scalar`. A Python number 
 PyTorch's own functions handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into `rsub`) or wrapped in
 a 0-dim tensor (`div`, `remainder`).
 """
-import numpy as np
 
 from . import _dtype
 from ._functions_shape import _function_of, _t, alias_of, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
-from ._tensor import Tensor, strided
+from ._tensor import strided
 
 aten = ops.aten
 
@@ -172,6 +171,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(input, other, rtol, atol, equal_nan).all())
 
 
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    result = np.isclose(input.numpy(force=True), other.numpy(force=True), rtol=rtol, atol=atol, equal_nan=equal_nan)
-    return Tensor._from_numpy(np.asarray(result))
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # (in tensor ops: a compiled frame records them)
+    if input.dtype.category == 0:  # (bools are close when equal: they have no difference)
+        return input == other
+    error = (input - other).abs()
+    close = (input == other) | (error.isfinite() & (error <= atol + rtol * other.abs()))
+    return close | (input.isnan() & other.isnan()) if equal_nan else close

@@ -178,7 +178,7 @@ SLOW_TESTS = (
     "tests/autograd/test_aot_fuzz.py::test_aot_on_aliased_inputs_matches_torch",
     "tests/frontend/test_autograd_function_compiled.py::test_compiled_custom_functions_give_torchs_values_and_gradients[inductor]",
     "tests/frontend/test_dynamo_tests_ported_9.py",
-    "tests/frontend/test_dynamo_tests_ported_10.py",
+    "tests/frontend/test_dynamo_tests_ported_10.py", "tests/frontend/test_dynamo_tests_ported_11.py",
     "tests/nn/test_probe10_programs.py",
     "tests/nn/test_probe11_programs.py", "tests/nn/test_probe12_programs.py",
     "tests/nn/test_programs_names_s30.py",

@@ -94,7 +94,10 @@ def wrap(og, value, source):
     if _is_constant(value):
         if isinstance(value, (minitorch2.dtype, enum.Enum)):  # (a device is compared by value: torch.device("cpu") is made anew)
             return _by_identity(og, ConstantVariable, value, source)
-        if _may_be_dynamic(og, value, source) and dynamic_shapes.dynamic_number(og.code, source.name(), value):
+        # every number read from the frame is recorded (Dynamo's frame state): an int attribute that becomes a float
+        changed = type(value) in (int, float) and source is not None and og.code is not None and \
+            dynamic_shapes.dynamic_number(og.code, source.name(), value)  # makes that float a graph input at once
+        if changed and _may_be_dynamic(og, value, source):
             symbolic = og.add_int_input(source, value) if type(value) is int else og.add_float_input(source, value)
             if symbolic is not None:
                 return symbolic

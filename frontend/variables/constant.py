@@ -28,8 +28,9 @@ class ConstantVariable(ValueVariable):
     def var_getattr(self, tx, name):
         try:
             attr = getattr(self.value, name)
-        except AttributeError as e:
-            raise Unsupported(str(e), "unsupported_attr") from None
+        except AttributeError as e:  # (caught in the frame, as Dynamo's; else the break it was)
+            from .exceptions import raise_observed  # (exceptions imports this module)
+            raise_observed(AttributeError, e.args, str(e))
         unbound = is_unbound_method(self.value, attr, name)  # `Tensor.flip(x, 0)`: below
         if isinstance(self.value, type) and self.source is not None and not unbound:
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is

@@ -7,6 +7,8 @@ again; a function read from the frame (a resume function's argument) has its att
 from ..source import AttrSource
 from .constant import ConstantVariable
 
+_DEFAULTS = ("__defaults__", "__kwdefaults__")
+
 
 class FunctionAttributesMixin:
     def store_attr(self, tx, name, value):
@@ -17,8 +19,8 @@ class FunctionAttributesMixin:
         if name in attrs:
             return attrs[name]
         fn = getattr(self, "fn", None)  # a function from outside the frame: its own attributes, through its source
-        if fn is not None and self.source is not None and name in fn.__dict__:
-            return tx.output.wrap(fn.__dict__[name], AttrSource(self.source, name))
+        if fn is not None and self.source is not None and (name in fn.__dict__ or name in _DEFAULTS):
+            return tx.output.wrap(getattr(fn, name), AttrSource(self.source, name))
         if fn is None and name in ("__name__", "__qualname__"):
             return ConstantVariable(getattr(self.code, f"co_{name.strip('_')}"))
         return super().var_getattr(tx, name)

@@ -80,6 +80,8 @@ class TorchVariable(ValueVariable):
         if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # a custom Function's apply
             return higher_order.call_autograd_function(tx, self, args, kwargs)
         args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
+        if "requires_grad" in kwargs and kwargs["requires_grad"].as_python_constant():  # (as Dynamo: a break)
+            raise Unsupported("Attempted to use tensor creation function with requires_grad=True", "unsupported_call")
         decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None
         return decomposed or record(tx.output, "call_function", fn, args, kwargs)
 

@@ -29,7 +29,8 @@ def is_plain_object(value):
                                                                             BaseException.__getattribute__)
     # (nn.utils' objects too: weight_norm's hook and the pruning methods, whose __call__ a compiled module's call
     # inlines; a metaclass that leaves calls alone, as ABCMeta, changes nothing here)
-    return (type(cls).__call__ is type.__call__ and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
+    has_attributes = hasattr(value, "__dict__") or hasattr(cls, "__slots__")  # (a __slots__ member: user_protocols.py)
+    return (type(cls).__call__ is type.__call__ and plain_lookup and has_attributes and (cls.__module__.startswith(
         "minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
@@ -44,7 +45,7 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return UserFunctionVariable(class_attr.fget).call_function(tx, [], {}, self_var=self)
         if name in self.attrs:  # set in the frame (on an object from outside: written back after the graph)
             return self.attrs[name]
-        if name in vars(self.value):
+        if name in getattr(self.value, "__dict__", ()):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)

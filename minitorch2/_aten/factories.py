@@ -23,10 +23,6 @@ def _new(size, dtype):
     return new_tensor_shape(size, dtype), dtype
 
 
-def _fill_dtype(value, dtype):
-    return _dtype.scalar_dtype(value) if dtype is None else dtype
-
-
 def _allocated(np_allocate):
     """empty, zeros, ones: a fresh tensor of `size`, filled (or not) by numpy's allocator."""
     def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
@@ -43,15 +39,14 @@ empty, zeros, ones = _allocated(np.empty), _allocated(np.zeros), _allocated(np.o
 
 
 def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
+    shape, dtype = _new(size, dtype or _dtype.scalar_dtype(fill_value))
     with np.errstate(over="ignore"):  # a float beyond float16's range is inf there, as in torch
         return np.full(shape, _dtype.checked_scalar(fill_value, dtype, half_overflows=math.prod(shape) != 1), dtype.np)
 
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
-    if not is_symbolic(fill_value):  # (a symbolic fill, SymInt or SymFloat, is not guarded, as torch's meta)
-        _dtype.checked_scalar(fill_value, dtype, half_overflows=type(n := math.prod(shape)) is int and n != 1)
+    shape, dtype = _new(size, dtype or _dtype.scalar_dtype(fill_value))
+    _dtype.checked_scalar(fill_value, dtype, half_overflows=type(n := math.prod(shape)) is int and n != 1)
     return fake_empty(shape, dtype)
 
 
@@ -65,8 +60,7 @@ def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory
 
 
 def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=None):
-    if not is_symbolic(s):  # (a SymFloat is checked when it has a value: a guard here would pin it)
-        _dtype.checked_scalar(s, dtype or _dtype.get_default_dtype())
+    _dtype.checked_scalar(s, dtype or _dtype.get_default_dtype())
     return fake_empty((), dtype or _dtype.get_default_dtype())
 
 
@@ -126,8 +120,7 @@ def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, 
     n = _arange_length(start, end, step)
     if out.is_floating_point:  # (float16 and bfloat16 too: their vectorized blocks round as float32's do)
         return range_values.arange(float(start), float(step), n, out.np)
-    positions = np.arange(n, dtype=np.float64 if out.is_floating_point else np.int64)
-    return (start + positions * step).astype(out.np)
+    return (start + np.arange(n, dtype=np.int64) * step).astype(out.np)
 
 
 def _arange_meta(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -141,8 +134,4 @@ arange_end = (lambda end, **options: _arange_kernel(0, end, 1, **options),
               lambda end, **options: _arange_meta(0, end, 1, **options))
 
 
-def _lift_fresh_kernel(self):
-    return self
-
-
-lift_fresh = (_lift_fresh_kernel, _lift_fresh_kernel)
+lift_fresh = (lambda self: self, lambda self: self)  # (kernel and meta: the tensor itself)

@@ -64,8 +64,7 @@ def _fill_kernel(self, value):
 def _fill_meta(self, value):
     if not isinstance(value, Tensor):
         _dtype.checked_scalar(value, self.dtype, half_overflows=type(self.numel()) is int and self.numel() != 1)
-    self._bump_version()
-    return self
+    return written_meta(self)
 
 
 fill_ = (_fill_kernel, _fill_meta)
