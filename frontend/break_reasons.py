@@ -98,8 +98,15 @@ DYNAMO_WORDS = {}  # our reason for a break seen (its text and [code]) -> Dynamo
 def _type_name(variable):
     try:
         return variable.python_type().__name__
-    except NotImplementedError:
+    except Exception:  # noqa: BLE001 - (NotImplementedError, or Unsupported from a lazy value: words only)
         return "<unknown type>"
+
+
+def _variable_class(variable):
+    try:
+        return type(variable.realize())
+    except Exception:  # noqa: BLE001 - (a lazy value that cannot be built: its own class names it)
+        return type(variable)
 
 
 def dynamo_words(e):
@@ -117,7 +124,7 @@ def dynamo_words(e):
                 f"argument types {types}. Consider using an equivalent alternative function/method to `print`.\n  Hint: "
                 "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
                 "`torch._dynamo.config.reorderable_logging_functions`.\n  Hint: Please report an issue to PyTorch."
-                f"\n\n  Developer debug context: builtin print {[type(a.realize()) for a in e.call_args]} False"
+                f"\n\n  Developer debug context: builtin print {[_variable_class(a) for a in e.call_args]} False"
                 + _SITE + "gb0059.html")  # (the context names our variable classes, where Dynamo's names its own)
     return None
 
