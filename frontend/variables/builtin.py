@@ -40,8 +40,11 @@ PURE_MODULES = ("math", "cmath", "_operator")
 
 
 def _is_pure(fn):
+    """Folded on constants: FOLDABLE, a C function of PURE_MODULES, or a method of an immutable value
+    (`keyword.iskeyword`, a frozenset's __contains__; `"-".join`)."""
     owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
-    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES
+    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES \
+        or type(owner) in (frozenset, str, bytes)
 
 
 def _is_const(v):
