@@ -163,13 +163,12 @@ def _describe(value):
 
 
 def dict_keys_guard(source, keys):
-    """The dict's keys in order, and their types (exact str, int or bool, or a class, which == compares by identity),
-    as {True: v} and {1: v} have equal keys."""
-    name, constants = source.name(), {}
-    text = "[" + ", ".join(_value_text(k, constants) for k in keys) + "]"
+    """The dict's keys in order, and their types (exact str, int or bool), as {True: v} and {1: v} have equal keys."""
+    name = source.name()
+    text = "[" + ", ".join(literal(k) for k in keys) + "]"
     types = "[" + ", ".join(f"builtins.{type(k).__name__}" for k in keys) + "]"
     return Guard("DICT_KEYS", f"list({name}) == {text} and [type(k) for k in {name}] == {types}",
-                 f"{name} has keys {keys!r}", constants=constants)
+                 f"{name} has keys {text}")
 
 
 def hasattr_guard(source, attribute, present):

@@ -119,17 +119,6 @@ class GetItemSource(Source):
         return isinstance(self.base, AttrSource) and self.base.member in ("_parameters", "_buffers")
 
 
-class DictValueSource(Source):
-    """The value at a position of a dict keyed by classes (`list(G['d'].values())[0]`): a class key has no literal,
-    and the dict's keys guard pins the order."""
-
-    def __init__(self, base, position):
-        self.base, self.parts = base, (position,)
-
-    def name(self):
-        return f"list({self.base.name()}.values())[{self.parts[0]}]"
-
-
 class TensorSizeSource(Source):
     """A size, stride or the storage offset of a tensor input (`L['x'].stride()[1]`): a symbol's graph input's."""
 
@@ -162,7 +151,6 @@ class FloatTensorSource(Source):
 # where the names' leading underscores would be mangled.)
 TensorSizeSource.helper = staticmethod(___tensor_property)
 FloatTensorSource.helper, FloatTensorSource.parts = staticmethod(___as_tensor), ()
-DictValueSource.helper = staticmethod(lambda d, position: list(d.values())[position])
 
 
 def module_member_source(module_source, kind, key):

@@ -14,7 +14,7 @@ from minitorch2.fx._spelling import TorchNamespace
 
 from .. import dynamic_shapes, guards, rnn_refusal
 from ..exc import Unsupported
-from ..source import AttrSource, DictValueSource, GetItemSource, LocalSource
+from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .dataclass_internals import wrap_other
@@ -77,10 +77,9 @@ def _sequence_tracker(value):
     raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")
 
 
-def _item(og, value, container_source, key, position=None):
+def _item(og, value, container_source, key):
     """An item of an input container: wrapped at first use, as Dynamo's (graph inputs in the frame's order of use)."""
-    source = None if container_source is None else GetItemSource(container_source, key) if type(key) is not type \
-        else DictValueSource(container_source, position)  # (a class key has no literal: the dict's value by position)
+    source = None if container_source is None else GetItemSource(container_source, key)
     return wrap(og, value, None) if source is None else LazyVariableTracker(og, value, source)
 
 
@@ -111,11 +110,11 @@ def wrap(og, value, source):
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.length_guard(source, value))
         return make([_item(og, v, source, i) for i, v in enumerate(value)], source)
-    if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool, type) for k in value):
+    if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool) for k in value):
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.dict_keys_guard(source, list(value)))
-        return DictVariable({k: _item(og, v, source, k, i) for i, (k, v) in enumerate(value.items())}, source, type(value))
+        return DictVariable({k: _item(og, v, source, k) for k, v in value.items()}, source, type(value))
     if isinstance(value, minitorch2.nn.Module):
         rnn_refusal.refuse_module(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
