@@ -39,9 +39,10 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 PURE_MODULES = ("math", "cmath", "_operator")
 
 
-def _is_pure(fn):
+def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__)
     owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
-    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES
+    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES \
+        or type(owner) in (frozenset, str, bytes)
 
 
 def _is_const(v):
@@ -178,8 +179,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         return _fold(sum, [constants, total.as_python_constant()]) if constants else total
 
     def call_enumerate(self, tx, iterable, start=None):
-        it = iterate(tx, iterable)
-        first = start.realize().as_python_constant() if start is not None else 0
+        it, first = iterate(tx, iterable), start.realize().as_python_constant() if start is not None else 0
         return lazy_iterator((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
 
     def call_zip(self, tx, *iterables, strict=None):

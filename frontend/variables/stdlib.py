@@ -56,7 +56,9 @@ LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
 PURE_METHODS = {method for cls in (str, bytes, int, float, tuple, frozenset) for name, method in vars(cls).items()
-                if isinstance(method, types.MethodDescriptorType) and not name.startswith("_")}
+                if isinstance(method, types.MethodDescriptorType) and not name.startswith("_")} | {
+                getattr(set, name) for name in ("difference", "intersection", "union", "symmetric_difference", "issubset",
+                                                "issuperset", "isdisjoint")}  # (`set.difference(a, b)`: a new set)
 LIBRARY_CALLABLES |= {m for m in PURE_METHODS if m.__name__ != "count"}  # (call_count: itertools.count's rule)
 
 

@@ -5,8 +5,9 @@ constants; a tensor has no constant value, but Python hashes a tensor by identit
 stands for (two trackers of one node are one key), keeping its tracker to hand back from `for k in d` and to rebuild
 after the graph. `x in [a, b]` with a non-constant x is Dynamo's iter_contains: not Python's identity shortcut but
 the `|` of each item's `==`, recorded (a tensor when the items are tensors). A dict keyed by tensors handed to the
-frame (a resume function's `cache = {x: ...}`, through builder.wrap's wrap_other) is modelled as Dynamo's: each key
-and value read through its position (DictItemSource), tensor keys guarded by identity.
+frame (a resume function's `cache = {x: ...}`, through builder.wrap's wrap_other), or keyed by classes (a library's
+`{type(x): backend}` cache), is modelled as Dynamo's: each key and value read through its position (DictItemSource),
+tensor and class keys guarded by identity.
 """
 import operator
 
@@ -63,10 +64,10 @@ def list_contains(tx, items, search, invert):
 
 
 def is_tensor_keyed_dict(value):
-    """A plain dict handed to the frame whose keys are tensors (some may be constants): `cache = {x: x.sin()}` alive
-    across a graph break reaches the resume function so."""
+    """A plain dict handed to the frame whose keys are tensors or classes (some may be constants): `cache = {x: x.sin()}`
+    alive across a graph break reaches the resume function so; a library's `{type(x): backend}` cache is read so."""
     keys = [k for k in value if type(k) not in (str, int, bool)] if type(value) is dict else []
-    return bool(keys) and all(isinstance(k, minitorch2.Tensor) for k in keys)
+    return bool(keys) and all(isinstance(k, (minitorch2.Tensor, type)) for k in keys)
 
 
 def _key_at(d, index):
@@ -90,7 +91,8 @@ class DictItemSource(Source):
 
 def wrap_tensor_keyed_dict(og, value, source):
     """As Dynamo's builder: the dict's type and length guarded, each tensor key by identity (it hashes so) and each
-    constant key by value; a tensor key and each value are read through their position in the dict."""
+    constant key by value (a class by identity, as its == compares); a tensor key and each value are read through
+    their position in the dict."""
     from .builder import wrap  # (a cycle: the builder calls this module)
     from .dicts import DictVariable  # (dicts.py imports this module)
     og.guards.add(guards.type_guard(source, value), type(value))
@@ -101,6 +103,8 @@ def wrap_tensor_keyed_dict(og, value, source):
         if isinstance(key, minitorch2.Tensor):
             og.guards.add(guards.id_guard(key_source, key), key)
             key = identity_key(wrap(og, key, key_source).realize(), True)
+        elif isinstance(key, type):
+            og.guards.add(guards.id_guard(key_source, key), key)
         else:
             og.guards.add(guards.constant_guard(key_source, key))
         items[key] = LazyVariableTracker(og, item, DictItemSource(source, i, "value"))
