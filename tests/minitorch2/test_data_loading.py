@@ -133,6 +133,17 @@ def test_iterable_dataset_is_read_in_order_and_cut_into_batches():
     assert ours == expected
 
 
+def test_iter_of_a_loader_is_torchs_iterator_with_a_length():
+    def program(lib, data):
+        loaders = [data.DataLoader(data.TensorDataset(lib.arange(5.)), batch_size=2, num_workers=workers)
+                   for workers in (0, 1)]
+        iterators = [iter(loader) for loader in loaders]
+        return [(type(it).__name__, len(it), next(it), iter(it) is it, len(list(it))) for it in iterators]
+
+    expected, ours = both(program)
+    assert ours == expected
+
+
 def test_num_workers_gives_the_same_batches():
     def program(lib, data):
         return list(data.DataLoader(data.TensorDataset(lib.arange(9.)), batch_size=4, num_workers=2))

@@ -163,8 +163,8 @@ class DataLoader:
                 self._workers = [_Worker(self, i, base_seed) for i in range(self.num_workers)]
         if self.num_workers:
             tasks = itertools.repeat(None) if iterable else iter(self.batch_sampler or self.sampler)
-            return iterate_with_workers(self, self._workers, tasks)
-        return self._iterate_stream() if iterable else self._iterate_map()
+            return _MultiProcessingDataLoaderIter(self, iterate_with_workers(self, self._workers, tasks))
+        return _SingleProcessDataLoaderIter(self, self._iterate_stream() if iterable else self._iterate_map())
 
     def _iterate_map(self):
         if self.batch_sampler is None:
@@ -197,3 +197,29 @@ class DataLoader:
                 length = length // self.batch_size if self.drop_last else -(-length // self.batch_size)
             return length
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+class _BaseDataLoaderIter:
+    """What iter(loader) returns, as torch's: its batches one by one, and len() of the loader."""
+
+    def __init__(self, loader, batches):
+        self._loader, self._batches, self._num_yielded = loader, batches, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        batch = next(self._batches)
+        self._num_yielded += 1
+        return batch
+
+    def __len__(self):
+        return len(self._loader)
+
+
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
+    pass
+
+
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
+    pass
