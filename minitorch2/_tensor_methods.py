@@ -182,8 +182,6 @@ def _apply_basic(self, index, keep_slices=False):
         (item.dim() if isinstance(item, Tensor) else 0)
         for item in index
     )
-    if builtins.sum(1 for item in index if item is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     if n_real > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     result = self
@@ -206,7 +204,7 @@ def _apply_basic(self, index, keep_slices=False):
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:
-                raise ValueError("step must be greater than zero")
+                raise ValueError("step must be greater than zero" if step else "slice step cannot be zero")
             start, stop = 0 if start is None else start, 9223372036854775807 if stop is None else stop
             if keep_slices or not covers_whole_dim(result.shape[dim], start, stop, step):
                 result = aten.slice.Tensor(result, dim, start, stop, step)
@@ -216,6 +214,8 @@ def _apply_basic(self, index, keep_slices=False):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             advanced.append((dim, item))
             dim += item.dim() if item.dtype is _dtype.bool_ else 1
+        elif isinstance(item, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
@@ -225,9 +225,11 @@ def _apply_basic(self, index, keep_slices=False):
 
 
 def _indices_list(advanced):
-    indices = []
+    """ATen's list: None for each dim passed over, one entry per index tensor (a k-dim bool mask covers k dims)."""
+    indices, covered = [], 0
     for dim, t in advanced:
-        indices += [None] * (dim - len(indices)) + [t]
+        indices += [None] * (dim - covered) + [t]
+        covered = dim + (t.dim() if t.dtype is _dtype.bool_ else 1)
     return indices
 
 

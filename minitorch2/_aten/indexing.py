@@ -10,46 +10,18 @@ import numpy as np
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
+from .index_checks import check_index_dtype, check_indices
 from .memory import _dtype_title, written_meta
 from .overlap import fills_by_mask
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
 def _index_arrays(self, indices):
-    """Turn ATen-style `indices` (one optional tensor per leading dim) into a numpy index tuple."""
-    result = []
-    dim = 0
-    for idx in indices:
-        if idx is None:
-            result.append(slice(None))
-            dim += 1
-            continue
-        arr = idx._np
-        if idx.dtype in (_dtype.bool_, _dtype.uint8):
-            for k in range(idx.dim()):
-                if dim + k >= self.dim() or idx.shape[k] != self.shape[dim + k]:
-                    raise IndexError(
-                        f"The shape of the mask [{', '.join(map(str, idx.shape))}] at index {k} does not match the "
-                        f"shape of the indexed tensor [{', '.join(map(str, self.shape))}] at index {dim + k}"
-                    )
-            result.append(arr.astype(bool))
-            dim += idx.dim()
-            continue
-        _check_index_dtype(idx)
-        size = self.shape[dim]
-        bad = first_out_of_range(arr, size, low=-size)
-        if bad is not None:
-            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-        result.append(arr)
-        dim += 1
-    if dim > self.dim():
-        raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {dim})")
-    return tuple(result)
-
-
-def _check_index_dtype(idx):
-    if idx.dtype.is_floating_point:
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    """Turn ATen-style `indices` (one optional tensor per leading dim, a k-dim mask covering k) into a numpy index
+    tuple, once ATen's checks pass. An empty result reads no index, so each may be any in-range one (zeros)."""
+    empty = check_indices(self, indices)  # (masks' shapes, broadcasting, bounds: index_checks.py)
+    return tuple(slice(None) if idx is None else idx._np.astype(bool) if idx.dtype in (_dtype.bool_, _dtype.uint8)
+                 else np.zeros_like(idx._np) if empty else idx._np for idx in indices)
 
 
 def _index_kernel(self, indices):
@@ -105,7 +77,7 @@ def _index_put_inplace_kernel(self, indices, values, accumulate=False):
 def _index_put_meta(self, indices, values, accumulate=False):
     for idx in indices:
         if idx is not None:
-            _check_index_dtype(idx)
+            check_index_dtype(idx)
     return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
 
 
