@@ -26,25 +26,27 @@ def _label_index(label):
     return (string.ascii_letters.index(label) + 26) % 52
 
 
-def _parse_operand(text, position):
-    labels, i = [], 0
+def _parse_operand(text, position, start):
+    """The labels of one operand's subscripts (position None: the output's), which begin at `start` in the equation."""
+    labels, i, who = [], 0, "output" if position is None else f"operand {position}"
     while i < len(text):
         if text[i] == " ":
             i += 1
         elif text[i] == ".":
             if ELLIPSIS in labels:
-                raise RuntimeError(f"einsum(): found '.' for operand {position} for which an ellipsis was already "
-                                   "found")
+                raise RuntimeError(f"einsum(): found '.' for {who} " + ("but an ellipsis (...) was already found"
+                                   if position is None else "for which an ellipsis was already found"))
             if text[i:i + 3] != ELLIPSIS:
-                raise RuntimeError(f"einsum(): found '.' for operand {position} that is not part of any ellipsis")
+                raise RuntimeError(f"einsum(): found '.' for {who} that is not part of any ellipsis"
+                                   + (" (...)" if position is None else ""))
             labels.append(ELLIPSIS)
             i += 3
         elif text[i].isalpha() and text[i].isascii():
             labels.append(text[i])
             i += 1
         else:
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
-                               "must be in [a-zA-Z]")
+            raise RuntimeError(f"einsum(): invalid subscript given at index {start + i} in the equation string, "
+                               "subscripts must be in [a-zA-Z]")
     return labels
 
 
@@ -79,8 +81,9 @@ def einsum(*args):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
     if len(texts) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
-    op_labels = [_parse_operand(text, i) for i, text in enumerate(texts)]
-    return _contract(operands, op_labels, _parse_operand(rhs, 0) if arrow else None)
+    starts = [sum(len(text) + 1 for text in texts[:i]) for i in range(len(texts))]
+    op_labels = [_parse_operand(text, i, start) for i, (text, start) in enumerate(zip(texts, starts))]
+    return _contract(operands, op_labels, _parse_operand(rhs, None, len(lhs) + 2) if arrow else None)
 
 
 def _positions(operands, op_labels, out_labels):
@@ -131,10 +134,9 @@ def _aligned(op, index, labels, position, ell_start, ell_width, total, dim_count
     """op with a dimension for every position, in position order (diagonals for repeated labels). dim_counts counts
     the operands with a size other than 1 at each position; sizes holds the size seen there (broadcast checked)."""
     permutation = [-1] * total
-    dim = 0
+    dim, covered = 0, op.dim() - (len(labels) - 1)  # (the dims the ellipsis covers, counted before any diagonal)
     for label in labels:
         if label == ELLIPSIS:
-            covered = op.dim() - (len(labels) - 1)
             for j in range(ell_width - covered, ell_width):
                 if op.shape[dim] != 1:
                     if sizes.get(ell_start + j, 1) not in (1, op.shape[dim]):
