@@ -40,15 +40,15 @@ from ._functions_common import (
 )
 from ._functions_shape_more import (
     diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis, take_along_dim, atleast_1d, atleast_2d,
-    atleast_3d, column_stack, dstack, diag, tril, triu, flip, rot90, diag_embed, diagonal_copy, narrow, unflatten,
+    atleast_3d, hstack, vstack, column_stack, dstack, diag, tril, triu, flip, rot90, diag_embed, diagonal_copy, narrow, unflatten,
     movedim,
 )
 from ._functions_einsum import einsum  # noqa: E402
 from ._functions_common import *  # noqa: E402,F401,F403  (its __all__: the names of issue 20)
 from ._functions_shape import (
     reshape, view, flatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,
-    select, diagonal, as_strided, as_strided_scatter, cat, concat, concatenate, stack, hstack,
-    vstack, split, chunk, unbind, gather, scatter, scatter_add, index_select, index_add,
+    select, diagonal, as_strided, as_strided_scatter, cat, concat, concatenate, stack, split, chunk, unbind, gather,
+    scatter, scatter_add, index_select, index_add,
     nonzero, clone, detach, numel, is_tensor, is_floating_point, broadcast_tensors, broadcast_to, result_type, scatter_reduce, take,
     index_put, index_copy, index_fill,
 )

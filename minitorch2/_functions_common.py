@@ -28,8 +28,8 @@ from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py
 from ._functions_linalg import dot, matmul
 from ._inference_tensors import is_inference  # noqa: F401  (re-exported, torch.is_inference)
 from ._functions_pointwise import floor_divide
-from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
-from ._functions_shape_more import flip
+from ._functions_shape import _function_of, alias_of, chunk, flatten, split
+from ._functions_shape_more import flip, vstack
 from ._functions_sorting import sort
 from ._tensor import Size, Tensor, contiguous_format, device, wrap_dim
 from ._ops import ops

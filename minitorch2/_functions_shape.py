@@ -127,16 +127,6 @@ def stack(tensors, dim=0):
     return aten.stack.default(_tensor_sequence(tensors), dim)
 
 
-@out_variant(CAT, name="cat", no_overlap="inputs")
-def hstack(tensors):
-    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
-
-
-@out_variant(CAT, name="cat", no_overlap="inputs")
-def vstack(tensors):
-    return cat([t if t.dim() > 1 else unsqueeze(t, 0) for t in tensors], 0)
-
-
 def split(tensor, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, (int, SymInt)):
         return tuple(aten.split.Tensor(tensor, split_size_or_sections, dim))

@@ -13,9 +13,9 @@ from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._aten.views import infer_size
 from ._functions_pointwise import mul
-from ._functions_shape import _dims, _function_of, _t, alias_of, expand, flatten, permute, reshape, unsqueeze, view
+from ._functions_shape import _dims, _function_of, _t, alias_of, cat, expand, flatten, permute, reshape, unsqueeze, view
 from ._ops import ops
-from ._out import EXACT, TENSORDOT, out_variant
+from ._out import CAT, EXACT, TENSORDOT, out_variant
 from ._tensor import Tensor, wrap_dim
 
 aten = ops.aten
@@ -250,6 +250,21 @@ def _atleast(ndim):
 
 
 atleast_1d, atleast_2d, atleast_3d = _atleast(1), _atleast(2), _atleast(3)
+
+
+@out_variant(CAT, name="cat", no_overlap="inputs")
+def hstack(tensors):
+    if not len(tensors):
+        raise RuntimeError("hstack expects a non-empty TensorList")
+    rows = [atleast_1d(t) for t in tensors]
+    return cat(rows, 0 if rows[0].dim() == 1 else 1)
+
+
+@out_variant(CAT, name="cat", no_overlap="inputs")
+def vstack(tensors):
+    if not len(tensors):
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return cat([atleast_2d(t) for t in tensors], 0)
 
 
 def column_stack(tensors):

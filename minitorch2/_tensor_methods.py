@@ -248,10 +248,19 @@ def setitem(self, index, value):
         value = aten.lift_fresh.default(Tensor._from_numpy(np.array(value).astype(self.dtype.np), self.dtype))
     index = _normalize_index(index)
     target, advanced = _apply_basic(self, index)
-    if advanced:
-        aten.index_put_.default(target, _indices_list(advanced), value)  # (of another dtype: ATen's error)
+    if advanced:  # (of another dtype: ATen's error)
+        sizes = _leading_ones_dropped(value)
+        aten.index_put_.default(target, _indices_list(advanced),
+                                value if len(sizes) == value.dim() else aten.view.default(value, sizes))
         return
     _copy_to(target, value)
+
+
+def _leading_ones_dropped(value):
+    sizes = list(value.shape)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    return sizes
 
 
 def _copy_to(target, value):
@@ -261,10 +270,7 @@ def _copy_to(target, value):
     elif value.dim() == 0:
         aten.fill_.Tensor(target, value)
     else:
-        sizes = list(value.shape)
-        while sizes and sizes[0] == 1:
-            sizes.pop(0)
-        value = aten.view.default(value, sizes)
+        value = aten.view.default(value, _leading_ones_dropped(value))
         if tuple(value.shape) != tuple(target.shape):
             value = aten.expand.default(value, list(target.shape))
         aten.copy_.default(target, value)

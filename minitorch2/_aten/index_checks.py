@@ -8,11 +8,13 @@ dim by its place among the index tensors; a loop over an empty result reads no i
 import numpy as np
 
 from .. import _dtype
+from .memory import _dtype_title
+from .overlap import fills_by_mask
 
 
-def check_indices(self, indices):
+def check_indices(self, indices, values=None):
     """Raise ATen's error for `indices` (one optional tensor per leading dim of self, a k-dim mask covering k
-    dims), else return whether the result is empty (its indices are then never read)."""
+    dims) and the `values` index_put writes, else return whether the result is empty (no index is then read)."""
     longs, kept, dim = [], [], 0  # longs: (array, size of the dim it reads), a mask as its nonzero() columns
     for idx in indices:
         if idx is None:
@@ -33,6 +35,8 @@ def check_indices(self, indices):
             dim += 1
     if dim > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {dim})")
+    if not longs:
+        return False
     try:
         arrays = np.broadcast_arrays(*(arr for arr, _ in longs))
     except ValueError:
@@ -40,7 +44,16 @@ def check_indices(self, indices):
                          + ", ".join(f"[{', '.join(map(str, arr.shape))}]" for arr, _ in longs)) from None
     if any(size == 0 and arr.size for arr, (_, size) in zip(arrays, longs)):
         raise IndexError("index is out of bounds for dimension with size 0")
-    if not (arrays and arrays[0].size) or 0 in kept + list(self.shape[dim:]):
+    result_shape = _result_shape(self, indices, kept + list(self.shape[dim:]), arrays[0].shape)
+    if values is not None and not _broadcasts_to(list(values.shape), result_shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+                           f"indexing result of shape {result_shape}")
+    if values is not None and values.dtype is not self.dtype and not fills_by_mask((indices, values), {}):
+        raise RuntimeError(  # (a mask filled with a 0-d value takes its item, cast)
+            f"Index put requires the source and destination dtypes match, got {_dtype_title(self.dtype)} for the "
+            f"destination and {_dtype_title(values.dtype)} for the source."
+        )
+    if 0 in result_shape:
         return True
     order = np.argsort([-stride for stride in arrays[0].strides], kind="stable")  # (its loop's: memory order)
     arrays = [arr.transpose(order).ravel() for arr in arrays]
@@ -52,6 +65,20 @@ def check_indices(self, indices):
     return False
 
 
+def _result_shape(self, indices, kept, index_shape):
+    """The indexed result's shape: the index shape where the indexed dims stood if they are adjacent, else first."""
+    places = [k for k, idx in enumerate(indices) if idx is not None]
+    lead = places[0] if places == list(range(places[0], places[-1] + 1)) else 0
+    return kept[:lead] + list(index_shape) + kept[lead:]
+
+
 def check_index_dtype(idx):
     if idx.dtype.is_floating_point:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _broadcasts_to(shape, target):
+    """Whether values of `shape` can be written over `target` (leading 1s dropped, then broadcast)."""
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    return len(shape) <= len(target) and all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))

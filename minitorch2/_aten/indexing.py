@@ -12,14 +12,13 @@ from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
 from .index_checks import check_index_dtype, check_indices
 from .memory import _dtype_title, written_meta
-from .overlap import fills_by_mask
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
-def _index_arrays(self, indices):
+def _index_arrays(self, indices, values=None):
     """Turn ATen-style `indices` (one optional tensor per leading dim, a k-dim mask covering k) into a numpy index
     tuple, once ATen's checks pass. An empty result reads no index, so each may be any in-range one (zeros)."""
-    empty = check_indices(self, indices)  # (masks' shapes, broadcasting, bounds: index_checks.py)
+    empty = check_indices(self, indices, values)  # (masks' shapes, broadcasting, values' shape, bounds)
     return tuple(slice(None) if idx is None else idx._np.astype(bool) if idx.dtype in (_dtype.bool_, _dtype.uint8)
                  else np.zeros_like(idx._np) if empty else idx._np for idx in indices)
 
@@ -49,12 +48,7 @@ index = (_index_kernel, _index_meta)
 
 
 def _index_put_values(self, indices, values, accumulate):
-    if values.dtype is not self.dtype and not fills_by_mask((indices, values, accumulate), {}):  # (its item, cast)
-        raise RuntimeError(
-            f"Index put requires the source and destination dtypes match, got {_dtype_title(self.dtype)} for the "
-            f"destination and {_dtype_title(values.dtype)} for the source."
-        )
-    target = _index_arrays(self, indices)
+    target = _index_arrays(self, indices, values)  # (with values' shape and dtype checked)
     data = values._np.astype(self.dtype.np, copy=False)
     if accumulate:
         np.add.at(self._np, target, data)
@@ -273,10 +267,13 @@ index_select = (_index_select_kernel, _index_select_meta)
 
 def _cat_shape(tensors, dim):
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    ref = next((t for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)), tensors[0])
-    if ref.dim() == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    ref = next((t for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)), None)
+    if ref is None:  # (only legacy empty tensors, shape (0,): their dim is never read)
+        return [0], 0
     d = wrap_dim(dim, ref.dim())
     total = 0
     for i, t in enumerate(tensors):
@@ -313,28 +310,28 @@ def _cat_meta(tensors, dim=0):
 cat = (_cat_kernel, _cat_meta)
 
 
-def _check_stack_sizes(tensors):
-    """On fakes too: a symbolic size stacked with another is then guarded equal to it."""
+def _stacked_dim(tensors, dim):
+    """dim wrapped, then the sizes checked (on fakes too: a symbolic size stacked with another is guarded equal)."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    d = wrap_dim(dim, tensors[0].dim() + 1)
     for i, t in enumerate(tensors):
         if tuple(t.shape) != tuple(tensors[0].shape):
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0].shape))}] at entry 0 "
                 f"and [{', '.join(map(str, t.shape))}] at entry {i}"
             )
+    return d
 
 
 def _stack_kernel(tensors, dim=0):
-    _check_stack_sizes(tensors)
-    d = wrap_dim(dim, tensors[0].dim() + 1)
+    d = _stacked_dim(tensors, dim)
     out_dtype = _dtype.result_type(*tensors)
     return c_order(np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d))
 
 
 def _stack_meta(tensors, dim=0):
-    _check_stack_sizes(tensors)
-    d = wrap_dim(dim, tensors[0].dim() + 1)
+    d = _stacked_dim(tensors, dim)
     shape = list(tensors[0].shape)
     shape.insert(d, len(tensors))
     return fake_empty(shape, _dtype.result_type(*tensors))

@@ -132,10 +132,12 @@ def _input_tensors(args, kwargs):
 
 
 def fills_by_mask(args, kwargs):
-    """index_put_(self, [bool mask], one value): ATen runs masked_fill_(mask, value.item()), no overlap to check."""
+    """index_put_(self, [None, ..., bool mask, None, ...], one value): ATen runs masked_fill_ (value.item(), cast),
+    no overlap to check."""
     indices, values, accumulate = (*args, kwargs.get("accumulate", False))[:3]
-    return isinstance(indices, (list, tuple)) and len(indices) == 1 and isinstance(indices[0], Tensor) and \
-        indices[0].dtype.np == np.bool_ and values.numel() == 1 and not accumulate
+    given = [index for index in indices if index is not None] if isinstance(indices, (list, tuple)) else []
+    return len(given) == 1 and isinstance(given[0], Tensor) and given[0].dtype.np == np.bool_ and \
+        values.numel() == 1 and not accumulate
 
 
 def check(policy, self, args, kwargs):

@@ -9,6 +9,7 @@ import math
 import sys
 
 from .._tensor import Tensor, contiguous_strides, view_strides_of_dense
+from .memory import _dtype_title
 from .meta_util import wrap_dim
 
 
@@ -87,33 +88,33 @@ def _view(self, size):
     return shape, stride, self.storage_offset()
 
 
+def _type_name(self):
+    """ATen's name of self's type: the legacy tensor type's, else CPU<scalar type>Type (bool, bfloat16, complex)."""
+    legacy = self.dtype.np.kind in "iuf" and "bfloat" not in str(self.dtype)
+    return self.type() if legacy else f"CPU{_dtype_title(self.dtype)}Type"
+
+
 def _expand(self, size, *, implicit=False):
     size = list(size)
     if len(size) < self.dim():
         raise RuntimeError(
-            f"expand({self.type()}{{[{', '.join(map(str, self.shape))}]}}, size=[{', '.join(map(str, size))}]): the number "
+            f"expand({_type_name(self)}{{[{', '.join(map(str, self.shape))}]}}, size=[{', '.join(map(str, size))}]): the number "
             f"of sizes provided ({len(size)}) must be greater or equal to the number of dimensions in the tensor ({self.dim()})"
         )
     offset = len(size) - self.dim()
-    shape, stride = [], []
-    for i, target in enumerate(size):
-        j = i - offset
+    shape, stride = list(size), [0] * len(size)
+    for i in reversed(range(len(size))):  # (from the last dim, as ATen's inferExpandGeometry: its first error)
+        target, j = size[i], i - offset
         if j < 0:
             if target < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed in a leading, non-existing dimension {i}")
-            shape.append(target)
-            stride.append(0)
             continue
         cur, cur_stride = self.shape[j], self.stride()[j]
         if target == -1:
-            target = cur
+            target = shape[i] = cur
         if cur == target:
-            shape.append(cur)
-            stride.append(cur_stride)
-        elif cur == 1:
-            shape.append(target)
-            stride.append(0)
-        else:
+            stride[i] = cur_stride
+        elif cur != 1:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target}) must match the existing size ({cur}) at non-singleton "
                 f"dimension {i}.  Target sizes: [{', '.join(map(str, size))}].  Tensor sizes: [{', '.join(map(str, self.shape))}]"

@@ -123,19 +123,28 @@ def build(lib, items):
     return tuple(made)
 
 
+@st.composite
+def values(draw):
+    """What a subscript is assigned: a number, or a tensor (of a dtype that may differ) whose shape may broadcast."""
+    if draw(st.booleans()):
+        return draw(st.sampled_from([-1.0, 7, True, float("nan")]))
+    shape = draw(st.lists(st.integers(0, 3), max_size=3))
+    return np.arange(float(np.prod(shape))).reshape(shape).astype(draw(st.sampled_from(["float32", "int64", "bool"])))
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(subscripts())
-def test_random_subscripts_read_and_write_as_torch(case):
+@given(subscripts(), values())
+def test_random_subscripts_read_and_write_as_torch(case, value):
     shape, items = case
-    base = np.arange(float(np.prod(shape))).reshape(shape)
+    base = np.arange(float(np.prod(shape))).reshape(shape).astype(np.float32)
     assert outcome(minitorch2, lambda L: build(L, items), base) == outcome(torch, lambda L: build(L, items), base)
 
     def written(lib):
         target = lib.tensor(base)
         try:
-            target[build(lib, items)] = -1.0
+            target[build(lib, items)] = lib.tensor(value) if isinstance(value, np.ndarray) else value
         except Exception as error:
-            return type(error).__name__
-        return target.numpy().tolist()
+            return type(error).__name__, str(error).splitlines()[0]
+        return repr(target.numpy().tolist())  # (nan written reads as 'nan' on both sides)
 
     assert written(minitorch2) == written(torch)
