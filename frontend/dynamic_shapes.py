@@ -27,9 +27,10 @@ _setting = threading.local()  # the `dynamic=` of the compile now translating (N
 
 
 def mark_dynamic(t, index, *, min=None, max=None):
-    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters; a program that
-    specializes it then fails to compile (ConstraintViolationError)."""
+    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters, within [min, max]; a
+    program that specializes it, or a size out of that range, then fails to compile (ConstraintViolationError)."""
     t.__dict__.setdefault("_dynamo_dynamic_indices", set()).update(_indices(index))
+    t.__dict__.setdefault("_dynamo_dynamic_range", {}).update({d: (min, max) for d in _indices(index)})
 
 
 def maybe_mark_dynamic(t, index):

@@ -333,9 +333,21 @@ class ShapeEnv:
         self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
 
     # ------------------------------------------------------------ guards over sources
+    def constrain_marked(self, size, low, high):
+        """A marked size's expression, its symbol's range narrowed to mark_dynamic's [low, high] (a size out of it:
+        ConstraintViolationError, as torch's)."""
+        if not is_symbolic(size):
+            return sympy.Integer(size)  # (0 or 1: specialized, which check_constraints reports)
+        symbol, high = size.node.expr, _SIZE_MAX if high is None else sympy.Integer(high)
+        self.var_to_range[symbol] = [sympy.Integer(max(low or 0, 2)), high]
+        if not self.var_to_range[symbol][0] <= size.node.hint <= high:
+            raise ConstraintViolationError(f"{size.node.hint} not in range [{self.var_to_range[symbol][0]}, "
+                                           f"{'int_oo' if high == _SIZE_MAX else high}]")
+        return symbol
+
     def check_constraints(self, marked):
-        """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
-        pinned = [(name, value) for symbol, name in marked.items() if (value := self.simplify(symbol)).is_Integer]
+        """Raise ConstraintViolationError where a size of `marked` ({source name: its symbol}) became a constant."""
+        pinned = [(name, value) for name, symbol in marked.items() if (value := self.simplify(symbol)).is_Integer]
         if pinned:
             raise ConstraintViolationError.specialized(pinned)
 
