@@ -334,16 +334,14 @@ class ShapeEnv:
 
     # ------------------------------------------------------------ guards over sources
     def constrain_marked(self, size, low, high):
-        """A marked size's expression, its symbol's range narrowed to mark_dynamic's [low, high] (a size out of it:
-        ConstraintViolationError, as torch's)."""
-        if not is_symbolic(size):
-            return sympy.Integer(size)  # (0 or 1: specialized, which check_constraints reports)
-        symbol, high = size.node.expr, _SIZE_MAX if high is None else sympy.Integer(high)
-        self.var_to_range[symbol] = [sympy.Integer(max(low or 0, 2)), high]
-        if not self.var_to_range[symbol][0] <= size.node.hint <= high:
-            raise ConstraintViolationError(f"{size.node.hint} not in range [{self.var_to_range[symbol][0]}, "
-                                           f"{'int_oo' if high == _SIZE_MAX else high}]")
-        return symbol
+        """A marked size's expression (0 or 1: specialized already), its range narrowed to mark_dynamic's [low, high]
+        (a size out of it: ConstraintViolationError, as torch's)."""
+        if is_symbolic(size):
+            bounds = [max(low or 0, 2), _SIZE_MAX if high is None else high]
+            if not bounds[0] <= size.node.hint <= bounds[1]:
+                raise ConstraintViolationError(f"{size.node.hint} not in range [{bounds[0]}, {high or 'int_oo'}]")
+            self.var_to_range[size.node.expr] = [sympy.Integer(b) for b in bounds]
+        return sympy.sympify(size.node.expr if is_symbolic(size) else size)
 
     def check_constraints(self, marked):
         """Raise ConstraintViolationError where a size of `marked` ({source name: its symbol}) became a constant."""
