@@ -60,6 +60,20 @@ def mark_dynamic_several_dims_with_min_max(lib, dynamo, compile):
     return calls(f, inputs)
 
 
+def mark_dynamic_on_sizes_zero_and_one(lib, dynamo, compile):
+    out = []
+    for sizes, bounds in (((4, 1), {}), ((1, 4), {}), ((1, 4), dict(min=2, max=10)), ((4, 0), dict(min=0, max=10))):
+        dynamo.reset()  # (a 0 or 1 marked is an error only where min/max were given, as torch's)
+        f = compile(lambda x: x.sin() * x.shape[0])
+        inputs = []
+        for n in sizes:
+            x = rows(lib, n)
+            dynamo.mark_dynamic(x, 0, **bounds)
+            inputs.append((x,))
+        out += calls(f, inputs)
+    return out
+
+
 def maybe_mark_dynamic_then_specialized(lib, dynamo, compile):
     def branchy(x):
         if x.shape[0] == 5:
@@ -294,7 +308,7 @@ def test_counts_and_values_match_torch(name):
 
 
 def test_the_programs_are_all_here():
-    assert len(NAMES) == 19
+    assert len(NAMES) == 20
 
 
 def test_a_size_above_mark_dynamic_max_is_a_constraint_violation_in_torchs_words():
