@@ -20,6 +20,7 @@ from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import SymInt, is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._subclasses.strided_symbols import symbols_to_lift
+from minitorch2.fx.experimental._constraint_messages import constrain_marked
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
@@ -112,8 +113,7 @@ class OutputGraph:
         dims = {} if _is_static_input(source, value) else dynamic_shapes.dynamic_dims(self.code, key, value)
         fake = self.fake_mode.from_tensor(value, source=key, dynamic_dims=dims)
         for d, (low, high) in value.__dict__.get("_dynamo_dynamic_range", {}).items():  # mark_dynamic's dims
-            if is_symbolic(fake.shape[d]) or (low, high) != (None, None):  # (a 0 or 1 is an error only if ranged)
-                self.marked_sizes[f"{key}.size()[{d}]"] = self.shape_env.constrain_marked(fake.shape[d], low, high)
+            constrain_marked(self.shape_env, self.marked_sizes, f"{key}.size()[{d}]", fake.shape[d], low, high)
         self.shape_env.input_strides.append((key, fake.stride()))
         self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
         self.guards.add(self.tensor_guards[-1])

@@ -15,8 +15,9 @@ from . import checkpoint_hop, higher_order
 from .constant import ConstantVariable
 from .dynamo_forms import TORCH_CALL_FORMS, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
 from .numpy_arrays import ndarray_as_tensor
+from .size_builtins import check_is_size_in_graph
 from .sym_node import SymNodeVariable
-from .tensor import record, record_mutation
+from .tensor import record
 
 # `torch.ops`, `torch.ops.aten` and an op's overloads (`torch.ops.aten.add.Tensor`): attribute reads are
 # resolved while translating, and a call of a packet or an overload becomes a node, as in Dynamo.
@@ -54,17 +55,11 @@ def _check_at_translation(tx, args, kwargs):
     return ConstantVariable(None)
 
 
-def _check_is_size_in_graph(tx, args, kwargs):
-    """torch._check_is_size(n): its checks made now (facts on a size), the call left in the graph, as Dynamo's."""
-    if not kwargs:  # (with max=: the call as any other)
-        record_mutation(tx.output, minitorch2._check_is_size, args)
-        return ConstantVariable(None)
-
-
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
 DECOMPOSED = {minitorch2.addcdiv: addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
-              minitorch2._check_is_size: _check_is_size_in_graph, minitorch2.nn.functional.pad: pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
-              minitorch2.as_tensor: ndarray_as_tensor, minitorch2.tensor: tensor_as_dynamo, **TORCH_CALL_FORMS,
+              minitorch2._check_is_size: check_is_size_in_graph, minitorch2.nn.functional.pad: pad_as_dynamo,
+              minitorch2.from_numpy: ndarray_as_tensor, minitorch2.as_tensor: ndarray_as_tensor,
+              minitorch2.tensor: tensor_as_dynamo, **TORCH_CALL_FORMS,
               minitorch2.utils.checkpoint.checkpoint: checkpoint_hop.checkpoint_as_dynamo}
 
 

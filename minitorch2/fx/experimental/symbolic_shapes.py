@@ -333,16 +333,6 @@ class ShapeEnv:
         self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
 
     # ------------------------------------------------------------ guards over sources
-    def constrain_marked(self, size, low, high):
-        """A marked size's expression (0 or 1: specialized already), its range narrowed to mark_dynamic's [low, high]
-        (a size out of it: ConstraintViolationError, as torch's)."""
-        if is_symbolic(size):
-            bounds = [max(low or 0, 2), _SIZE_MAX if high is None else high]
-            if not bounds[0] <= size.node.hint <= bounds[1]:
-                raise ConstraintViolationError(f"{size.node.hint} not in range [{bounds[0]}, {high or 'int_oo'}]")
-            self.var_to_range[size.node.expr] = [sympy.Integer(b) for b in bounds]
-        return sympy.sympify(size.node.expr if is_symbolic(size) else size)
-
     def check_constraints(self, marked):
         """Raise ConstraintViolationError where a size of `marked` ({source name: its symbol}) became a constant."""
         pinned = [(name, value) for name, symbol in marked.items() if (value := self.simplify(symbol)).is_Integer]
