@@ -27,9 +27,10 @@ _setting = threading.local()  # the `dynamic=` of the compile now translating (N
 
 
 def mark_dynamic(t, index, *, min=None, max=None):
-    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters; a program that
-    specializes it then fails to compile (ConstraintViolationError)."""
+    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters, within [min, max]; a
+    program that specializes it, or a size out of that range, then fails to compile (ConstraintViolationError)."""
     t.__dict__.setdefault("_dynamo_dynamic_indices", set()).update(_indices(index))
+    t.__dict__.setdefault("_dynamo_dynamic_range", {}).update({d: (min, max) for d in _indices(index)})
 
 
 def maybe_mark_dynamic(t, index):
@@ -40,11 +41,6 @@ def maybe_mark_dynamic(t, index):
 def _indices(index):
     assert isinstance(index, (int, list, tuple)), f"Expected index to be int, list, or tuple, got {type(index)}"
     return [index] if isinstance(index, int) else index
-
-
-def strictly_marked_dims(tensor):
-    """The dims mark_dynamic marked (not maybe_mark_dynamic): the program must leave them symbolic."""
-    return tensor.__dict__.get("_dynamo_dynamic_indices", set())
 
 
 DIM_MARKS = ("_dynamo_dynamic_indices", "_dynamo_weak_dynamic_indices", "_dynamo_static_indices")
@@ -75,11 +71,12 @@ def dynamic_dims(code, source_name, tensor):
     translation of `code`; records its sizes."""
     dynamic = getattr(_setting, "dynamic", None)
     static = tensor.__dict__.get("_dynamo_static_indices", set())
-    marked = strictly_marked_dims(tensor) | tensor.__dict__.get("_dynamo_weak_dynamic_indices", set())
+    strict = tensor.__dict__.get("_dynamo_dynamic_indices", set())  # mark_dynamic's (maybe_mark's may specialize)
+    marked = strict | tensor.__dict__.get("_dynamo_weak_dynamic_indices", set())
     state = _code_state(code)
     seen = state.get(source_name)
     # a dim mark_dynamic marked is recorded as dynamic: the frame's later compiles keep it a symbol, as Dynamo's
-    sizes = tuple(None if d in strictly_marked_dims(tensor) else n for d, n in enumerate(tensor.shape))
+    sizes = tuple(None if d in strict else n for d, n in enumerate(tensor.shape))
     recorded, automatic = sizes, dynamic is not False and config.automatic_dynamic_shapes
     if automatic and (seen == _ANY_RANK or isinstance(seen, tuple) and len(seen) != len(sizes)):
         sizes, recorded = (None,) * len(sizes), _ANY_RANK  # (another rank: every dim of every rank is dynamic)

@@ -20,6 +20,7 @@ from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import SymInt, is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._subclasses.strided_symbols import symbols_to_lift
+from minitorch2.fx.experimental._constraint_messages import constrain_marked
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
@@ -57,7 +58,7 @@ class OutputGraph:
         self._appender = fx.proxy.GraphAppendingTracer(self.graph, record_torch_functions=False)
         self.shape_env = ShapeEnv()
         self.pinned_in_tensor_guards = set()  # the symbols pinned when the graph closed: their tensor guards check them
-        self.marked_sizes = {}  # symbol -> the source of a dim mark_dynamic marked (it must stay a symbol)
+        self.marked_sizes = {}  # source of a dim mark_dynamic marked -> its symbol (it must stay one)
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
         self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
         self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
@@ -111,8 +112,8 @@ class OutputGraph:
         type_expr = minitorch2.nn.Parameter if isinstance(value, minitorch2.nn.Parameter) else minitorch2.Tensor
         dims = {} if _is_static_input(source, value) else dynamic_shapes.dynamic_dims(self.code, key, value)
         fake = self.fake_mode.from_tensor(value, source=key, dynamic_dims=dims)
-        self.marked_sizes.update({fake.shape[d].node.expr: f"{key}.size()[{d}]"
-                                  for d in dynamic_shapes.strictly_marked_dims(value) if is_symbolic(fake.shape[d])})
+        for d, (low, high) in value.__dict__.get("_dynamo_dynamic_range", {}).items():  # mark_dynamic's dims
+            constrain_marked(self.shape_env, self.marked_sizes, f"{key}.size()[{d}]", fake.shape[d], low, high)
         self.shape_env.input_strides.append((key, fake.stride()))
         self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
         self.guards.add(self.tensor_guards[-1])

@@ -52,7 +52,7 @@ from .amp._state import (  # noqa: E402,F401
     is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
     set_autocast_dtype, set_autocast_enabled)
 from .serialization import load, save  # noqa: E402,F401
-from ._asserts import _assert_async  # noqa: E402,F401  (torch._assert_async: private, so not in import *)
+from ._asserts import _assert_async, _check_is_size  # noqa: E402,F401  (private, so not in import *)
 from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
 from ._numpy_names import wrap_all as _wrap_all  # noqa: E402
 globals().update(_wrap_all({name: value for name, value in globals().items()  # (torch.sum(x, axis=0, keepdims=True))

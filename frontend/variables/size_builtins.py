@@ -9,6 +9,7 @@ BuiltinVariable.call_function before its other rules:
     math.trunc(r), int(r)                        `math_ceil(r)`, `torch.sym_int(r)` (_rounding.py computes them)
     str(n)                                       a graph break (an f-string of n pins it: opcodes_strings.py)
     sum(t) of ints, some of them symbols         one node `torch.sym_sum((t0, t1, t2))`
+    torch._check_is_size(n)                      its checks made now (facts on n), the call a node of its own
 
 None where no rule applies: a builtin of a plain value folds, pinning the size where it needs a number.
 """
@@ -21,6 +22,7 @@ from ..exc import Unsupported
 from .constant import ConstantVariable
 from .lists import BaseListVariable, TupleVariable
 from .sym_node import SymNodeVariable, sym_arithmetic
+from .tensor import record_mutation
 
 ROUNDING = (round, int, math.ceil, math.floor, math.trunc)
 
@@ -50,3 +52,11 @@ def size_builtin(tx, fn, args, kwargs):
     math_op = getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
     symbolic = minitorch2.sym_float if fn is float else math_op
     return sym_arithmetic(tx.output, symbolic, [n]) if symbolic is not None and len(args) == 1 else None
+
+
+def check_is_size_in_graph(tx, args, kwargs):
+    """torch._check_is_size(n) (torch.py's DECOMPOSED): the call stays in the graph, as Dynamo's, and runs on the fake
+    n now (n >= 0 a fact); with max=, the call as any other."""
+    if not kwargs:
+        record_mutation(tx.output, minitorch2._check_is_size, args)
+        return ConstantVariable(None)

@@ -15,6 +15,7 @@ from . import checkpoint_hop, higher_order
 from .constant import ConstantVariable
 from .dynamo_forms import TORCH_CALL_FORMS, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
 from .numpy_arrays import ndarray_as_tensor
+from .size_builtins import check_is_size_in_graph
 from .sym_node import SymNodeVariable
 from .tensor import record
 
@@ -56,8 +57,9 @@ def _check_at_translation(tx, args, kwargs):
 
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
 DECOMPOSED = {minitorch2.addcdiv: addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
-              minitorch2.nn.functional.pad: pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
-              minitorch2.as_tensor: ndarray_as_tensor, minitorch2.tensor: tensor_as_dynamo, **TORCH_CALL_FORMS,
+              minitorch2._check_is_size: check_is_size_in_graph, minitorch2.nn.functional.pad: pad_as_dynamo,
+              minitorch2.from_numpy: ndarray_as_tensor, minitorch2.as_tensor: ndarray_as_tensor,
+              minitorch2.tensor: tensor_as_dynamo, **TORCH_CALL_FORMS,
               minitorch2.utils.checkpoint.checkpoint: checkpoint_hop.checkpoint_as_dynamo}
 
 

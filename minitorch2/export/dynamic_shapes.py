@@ -359,7 +359,7 @@ def check_constraints(shape_env, dims):
     """After the trace: a named Dim or Dim.DYNAMIC the program pinned (the ShapeEnv's ConstraintViolationError, as
     mark_dynamic's), or a named Dim it narrowed, is torch's UserError; the others' narrowed ranges stand."""
     try:
-        shape_env.check_constraints({dim.symbol: dim.name for dim in dims if not dim.may_specialize and
+        shape_env.check_constraints({dim.name: dim.symbol for dim in dims if not dim.may_specialize and
                                      dim.derived is None})
     except ConstraintViolationError as e:
         named = {dim.name: int(shape_env.simplify(dim.symbol)) for dim in dims if dim.named

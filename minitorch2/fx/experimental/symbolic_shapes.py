@@ -334,8 +334,8 @@ class ShapeEnv:
 
     # ------------------------------------------------------------ guards over sources
     def check_constraints(self, marked):
-        """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
-        pinned = [(name, value) for symbol, name in marked.items() if (value := self.simplify(symbol)).is_Integer]
+        """Raise ConstraintViolationError where a size of `marked` ({source name: its symbol}) became a constant."""
+        pinned = [(name, value) for name, symbol in marked.items() if (value := self.simplify(symbol)).is_Integer]
         if pinned:
             raise ConstraintViolationError.specialized(pinned)
 
