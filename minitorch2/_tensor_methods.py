@@ -145,7 +145,7 @@ def _shape_methods():
         "clone": lambda self, memory_format=None: F.clone(self, memory_format=memory_format),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "bfloat16": conversion(_dtype.bfloat16), "long": conversion(_dtype.int64), "int": conversion(_dtype.int32),
-        "bool": conversion(_dtype.bool_), "cpu": lambda self: self, "cuda": lambda self, *a, **k: _tensor_methods_more.no_cuda(),
+        "bool": conversion(_dtype.bool_), "cpu": lambda self: self, "cuda": _tensor_methods_more.cuda,
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
     }
 

@@ -27,6 +27,17 @@ def no_cuda():
     raise AssertionError("Torch not compiled with CUDA enabled")  # as a CPU-only build of torch
 
 
+def cuda(self, place=None, *args, **kwargs):
+    """Tensor.cuda on a CPU-only torch: its argument parsed first (a device index, or another device type, refused
+    in its words), then the missing CUDA."""
+    place = kwargs.pop("device", place)
+    if isinstance(place, int):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    if place is not None and device(place).type != "cuda":
+        raise RuntimeError("Invalid device, must be cuda device")
+    no_cuda()
+
+
 def require_cpu(place):
     if place.type == "cuda":
         no_cuda()

@@ -14,7 +14,8 @@ from .. import _dtype, _random
 from .._out import _CPP_TYPE
 from .._tensor import Tensor
 from .memory import _dtype_title, _write, written_meta
-from .meta_util import broadcast_strides, fake_empty, new_tensor_shape, tensor_iterator_order
+from .meta_util import (broadcast_strides, fake_empty, memory_format_strides, new_tensor_shape, tensor_iterator_order,
+                        with_strides)
 from .nn_ops import scalar_type_name
 from .pointwise_factories import _not_implemented
 from .sorting import stable_order
@@ -224,15 +225,19 @@ def _randint_meta(*args, dtype=None, **options):
     return _factory_meta(*args, dtype=dtype, default=_dtype.int64)
 
 
-def _like_kernel(draw):
+def _like_kernel(fill, *bounds):
+    """rand_like and the rest as ATen's: an empty_like (by default in self's layout) that the in-place fill then
+    draws into, in memory order."""
     def kernel(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-        return draw(*args, list(self.shape), dtype=dtype or self.dtype)
+        strides = memory_format_strides(self.shape, memory_format, like=self)
+        fresh = with_strides(np.empty(tuple(self.shape), (dtype or self.dtype).np), strides)
+        return fill(fresh if isinstance(fresh, Tensor) else Tensor._from_numpy(fresh), *bounds, *args)
 
     return kernel
 
 
-def _random_like_meta(self, *args, dtype=None, **options):
-    return fake_empty(self.shape, dtype or self.dtype)
+def _random_like_meta(self, *args, dtype=None, memory_format=None, **options):
+    return fake_empty(self.shape, dtype or self.dtype, memory_format_strides(self.shape, memory_format, like=self))
 
 
 rand = (_rand_kernel, _factory_meta)
@@ -240,10 +245,10 @@ randn = (_randn_kernel, _factory_meta)
 normal_float_float = (_normal_float_float_kernel, _factory_meta)
 randint = (_randint_kernel, _randint_meta)
 randint_low = (_randint_low_kernel, _randint_meta)
-rand_like = (_like_kernel(_rand_kernel), _random_like_meta)
-randn_like = (_like_kernel(_randn_kernel), _random_like_meta)
-randint_like = (_like_kernel(_randint_kernel), _random_like_meta)
-randint_like_low = (_like_kernel(_randint_low_kernel), _random_like_meta)
+rand_like = (_like_kernel(_uniform_kernel), _random_like_meta)
+randn_like = (_like_kernel(_normal_kernel), _random_like_meta)
+randint_like = (_like_kernel(_random_from_kernel, 0), _random_like_meta)
+randint_like_low = (_like_kernel(_random_from_kernel), _random_like_meta)
 
 
 # ---------------------------------------------------------------- functional forms (what functionalization records)

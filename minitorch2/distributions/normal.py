@@ -55,8 +55,9 @@ class Normal(ExponentialFamily):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
+        var = self.scale ** 2  # (before log_scale, as torch's: the order of a traced graph's ops)
         log_scale = math.log(self.scale) if isinstance(self.scale, _NUMBER) else self.scale.log()
-        return -((value - self.loc) ** 2) / (2 * self.scale ** 2) - log_scale - math.log(math.sqrt(2 * math.pi))
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
 
     def cdf(self, value):
         if self._validate_args:
