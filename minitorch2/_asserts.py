@@ -2,8 +2,10 @@
 
 Runtime layer, coverage surface. Dynamo rewrites `assert t` on a tensor into a call of this function in its graph
 (frontend/variables/tensor.py), so compiled code checks the condition without a graph break; it is the aten
-_assert_async.msg operator (a RuntimeError with the message when the one value is zero), recorded as itself by AOT. torch._check_is_size(n) (deprecated in torch 2.13, a FutureWarning) is torch._check(n >= 0)
-and with max=, n <= max; Dynamo records it as a call in its graph, which AOT runs as the checks.
+_assert_async.msg operator (a RuntimeError with the message when the one value is zero), recorded as itself by AOT.
+
+torch._check_is_size(n) (deprecated in torch 2.13, a FutureWarning) is torch._check(n >= 0) and, with max=,
+n <= max; Dynamo records it as a call in its graph, which AOT runs as the checks.
 """
 import warnings
 
