@@ -90,8 +90,13 @@ def _divided(total, n, dtype):
 
 def reduction(kind, value_dtype=None):
     """amax, amin, argmax and argmin (over dims, or dims=None all of them), any and all (value_dtype bool: of the
-    truth values of x)."""
-    return lambda x, dims=None, keepdim=False: make_reduction(x, dims, keepdim, kind, value_dtype)
+    truth values of x; over an empty list of dims, each element's)."""
+    def lower(x, dims=None, keepdim=False):
+        if value_dtype is _dtype.bool_ and dims is not None and not isinstance(dims, int) and len(dims) == 0:
+            return P.to_dtype(x, value_dtype)
+        return make_reduction(x, dims, keepdim, kind, value_dtype)
+
+    return lower
 
 
 def value_and_index(kind):

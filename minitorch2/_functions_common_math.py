@@ -13,6 +13,7 @@ from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from math import prod as _product
 from ._aten.meta_util import broadcast_shapes as _broadcast_shapes
+from ._aten.reductions import _mean_dtype
 from ._functions_pointwise import trunc
 from ._arg_parser import out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
@@ -76,6 +77,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_dtype_title(input.dtype)}")
+    _mean_dtype(input, dtype, "nanmean")  # (a dtype= that is not inexact: torch's words)
     detached = aten.detach.default(input)
     count = aten.sum.dim_IntList(aten.logical_not_.default(aten.ne.Tensor(detached, detached)), _dims(dim), keepdim)
     return aten.div.Tensor(aten.nansum.default(input, _dims(dim), keepdim, dtype=dtype), count)

@@ -58,12 +58,10 @@ def reduction_dims(dims, ndim):
         return tuple(range(ndim))
     if isinstance(dims, int):
         dims = [dims]
-    result = []
-    for d in dims:
-        d = wrap_dim(d, ndim)
-        if d in result:  # (a 0-d tensor's one "dim" is 0 or -1: both at once are a repeat)
+    result = [wrap_dim(d, ndim) for d in dims]  # (every dim wrapped first: ATen's order of errors)
+    for i, d in enumerate(result):
+        if d in result[:i]:  # (a 0-d tensor's one "dim" is 0 or -1: both at once are a repeat)
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        result.append(d)
     return () if ndim == 0 else tuple(sorted(result))  # a 0-d tensor's dim is no dim at all
 
 

@@ -48,8 +48,8 @@ sum_dim = _contiguous_out((_sum_kernel, _sum_meta))  # (also sum.default's: it r
 def _mean_dtype(self, dtype, name="mean"):
     out = dtype or self.dtype
     if not out.is_inexact:
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {_dtype_title(self.dtype)}")
+        raise RuntimeError(f"{name}(): could not infer output dtype. {'Optional' if dtype else 'Input'} dtype must be "
+                           f"either a floating point or complex dtype. Got: {_dtype_title(out)}")
     return out
 
 
@@ -234,9 +234,9 @@ var = _contiguous_out((_var_kernel, _var_meta))
 
 
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
-    dims = reduction_dims(dim, self.dim())
-    return _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean"), np.asarray(
-        np.mean(self._np, axis=dims, keepdims=keepdim, dtype=_dtype.opmath(self.dtype).np)).astype(self.dtype.np)
+    variance = _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean")  # (dtype, then dims)
+    return variance, np.asarray(np.mean(self._np, axis=reduction_dims(dim, self.dim()), keepdims=keepdim,
+                                        dtype=_dtype.opmath(self.dtype).np)).astype(self.dtype.np)
 
 
 def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):
@@ -254,19 +254,23 @@ std = _contiguous_out((_std_kernel, _var_meta))
 
 
 def _any_all(np_fn):
-    """any / all: bool, but uint8 for a uint8 input (as ATen's kernels give)."""
+    """any / all: bool, but uint8 for a uint8 input (as ATen's kernels give); an empty dim list reduces nothing."""
     def kernel(self, dim=None, keepdim=False):
-        dims = reduction_dims(dim, self.dim())
+        dims = _any_all_dims(self, dim)
         truth = np.asarray(np_fn(self._np.astype(bool, copy=False), axis=dims, keepdims=keepdim))
         return truth.astype(_out_dtype(self).np, copy=False)
 
     def meta(self, dim=None, keepdim=False):
-        return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), _out_dtype(self))
+        return fake_empty(reduced_shape(self.shape, _any_all_dims(self, dim), keepdim), _out_dtype(self))
 
     def _out_dtype(self):
         return _dtype.uint8 if self.dtype == _dtype.uint8 else _dtype.bool_
 
     return kernel, meta
+
+
+def _any_all_dims(self, dim):
+    return () if isinstance(dim, (list, tuple)) and not dim else reduction_dims(dim, self.dim())
 
 
 any_dims = any_default = _contiguous_out(_any_all(np.any))
