@@ -43,6 +43,7 @@ class Overlap(enum.Enum):
     COPY = "copy"            # copy_: as POINTWISE, except that copying a view onto the same view is nothing to do
     MASKED = "masked"        # masked_fill_: an expanded self only warns (deprecated in torch); the mask is checked
     INDEXED = "indexed"      # index_put_: an expanded self warns; an input must not overlap self at all
+    SCATTER = "scatter"      # scatter_: as INDEXED, except that an expanded self raises
 
 
 class _Status(enum.Enum):
@@ -142,14 +143,14 @@ def check(policy, self, args, kwargs):
     """Raise torch's error when writing into `self` from these inputs would read memory it has written."""
     if policy is Overlap.NONE or (policy is Overlap.COPY and _same_data(self, args[0])):
         return
-    if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY):
+    if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY, Overlap.SCATTER):
         assert_no_internal_overlap(self)
     elif has_internal_overlap(self):
         _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED
                          else ("index_put_", "tensor[indices] = tensor")))
     if policy is Overlap.INTERNAL or (policy is Overlap.INDEXED and fills_by_mask(args, kwargs)):
         return
-    no_overlap = assert_no_overlap if policy is Overlap.INDEXED else assert_no_partial_overlap
+    no_overlap = assert_no_overlap if policy in (Overlap.INDEXED, Overlap.SCATTER) else assert_no_partial_overlap
     inputs = args[:1] if policy is Overlap.MASKED else args
     for t in _input_tensors(inputs, {} if policy is Overlap.MASKED else kwargs):
         if t._storage is self._storage:
@@ -160,6 +161,20 @@ def _unchecked_overlap(self, args, kwargs):
     """Overlaps ATen's checks let through (too hard to tell), where its loop order decides the result."""
     return any(overlap_status(self, t) is _Status.TOO_HARD for t in _input_tensors(args, kwargs)) or \
         (not is_non_overlapping_and_dense(self) and loop_order.may_overlap_itself(self))
+
+
+def checked_in_trace(impl):
+    """(kernel, meta) whose meta refuses an expanded self, as torch's fake tensors do (meta_copy_'s words) for
+    copy_ and the in-place ops they run as a reference that copies into self; add_, mul_ and the other ops that
+    torch's fake tensors run by a kernel of their own trace (and functionalize) without the check."""
+    kernel, meta = impl
+
+    def checked_meta(self, *args, **kwargs):
+        if has_internal_overlap(self):
+            raise RuntimeError("more than one element of the written-to tensor refers to a single memory location")
+        return meta(self, *args, **kwargs)
+
+    return kernel, checked_meta
 
 
 def checked(impl, policy):

@@ -149,7 +149,8 @@ class AccumulateGrad(Node):
         else:
             var.grad.add_(grad)
         for hook in var.__dict__.get("_post_accumulate_grad_hooks", ()):  # (Tensor.register_post_accumulate_grad_hook)
-            hook(var)
+            if hook(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return []
 
 
