@@ -207,7 +207,8 @@ class CompiledFunction(Function):
         saved = [*ctx.saved_sizes, *ctx.saved_tensors]
         if compiled.compiled_bw is None:  # compiled at the first backward (step 3 of the module docstring)
             compiled.compiled_bw = compiled.bw_compiler(compiled.bw_module, saved + tangents)
-        return (None, *refusing_double_backward(_as_list(_call_compiled(compiled.compiled_bw, saved + tangents))))
+        return (None, *refusing_double_backward(_as_list(_call_compiled(compiled.compiled_bw, saved + tangents)),
+                                                         saved + tangents))
 
 
 def _plain(t):
