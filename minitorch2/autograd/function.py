@@ -134,6 +134,8 @@ class Function:
                 if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
                     out.grad_fn = node
                     out._output_nr = i
+                    ctx._saved = tuple(SavedTensor(out, node, i) if s is not None and s.tensor is out and not s.hooks
+                                       else s for s in ctx._saved)  # a saved output: kept as torch keeps one
             result.append(out)
         # (shape, dtype) only: holding the outputs themselves would make an output <-> grad_fn cycle
         node._outputs_meta = [(o.shape, o.dtype) if isinstance(o, Tensor) else None for o in result]
