@@ -18,9 +18,8 @@ class CompiledFunctionBackward(Function):
 
 
 def refusing_double_backward(input_grads, backward_args):
-    """input_grads as they are, or, with grad mode on (a backward with create_graph=True), as outputs of a
-    node that refuses to be differentiated; its edges are the backward's saved tensors and tangents (a gradient
-    taken through them meets the refusal, as torch's) and a dummy input that requires grad, so that it has one."""
+    """input_grads, or with grad mode on (create_graph=True) outputs of a node refusing to be differentiated, whose
+    edges are the backward's saved tensors and tangents, as torch's, and a dummy input requiring grad (one at least)."""
     if not minitorch2.is_grad_enabled():
         return input_grads
     connect = minitorch2.empty(0, requires_grad=True)

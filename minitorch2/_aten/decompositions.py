@@ -290,9 +290,8 @@ def inplace_by_copy(functional):
     """The in-place form of a decomposition: the functional result copied into self (torch's
     _inplace_wrapper)."""
     def decomposition(self, *args, **kwargs):
-        if has_internal_overlap(self):  # (a trace's copy_ refuses an expanded self: the op stays whole)
-            return NotImplemented
-        result = functional(self, *args, **kwargs)
+        # (a trace's copy_ refuses an expanded self: the op stays whole)
+        result = NotImplemented if has_internal_overlap(self) else functional(self, *args, **kwargs)
         return result if result is NotImplemented else aten.copy_.default(self, result)
 
     return decomposition

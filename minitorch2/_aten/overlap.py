@@ -1,9 +1,8 @@
 """Memory-overlap checks for ops that write into a tensor (ATen's MemoryOverlap.cpp).
 
-Runtime layer, applied by the operator table to every in-place op's kernel. Meta functions do not check, as torch's
-fake tensors do not: a trace records the op, and what the graph's call then does is the backend's (an eager run
-raises, a functionalized one computes what functionalization orders). Two faults are caught before anything is
-written:
+Runtime layer, applied by the operator table to every in-place op's kernel. Meta functions check only where torch's
+fake tensors do (checked_in_trace): otherwise a trace records the op, and a functionalized graph computes what
+functionalization orders. Two faults are caught before anything is written:
 
     internal overlap   the written-to tensor has a zero stride over a dim of
                        size > 1 (an expanded tensor): several elements are one
@@ -164,17 +163,13 @@ def _unchecked_overlap(self, args, kwargs):
 
 
 def checked_in_trace(impl):
-    """(kernel, meta) whose meta refuses an expanded self, as torch's fake tensors do (meta_copy_'s words) for
-    copy_ and the in-place ops they run as a reference that copies into self; add_, mul_ and the other ops that
-    torch's fake tensors run by a kernel of their own trace (and functionalize) without the check."""
-    kernel, meta = impl
-
+    """(kernel, meta) whose meta refuses an expanded self, as torch's fake tensors do (meta_copy_'s words) for copy_
+    and the in-place ops they run as references that copy into self (not add_, mul_...: kernels of their own)."""
     def checked_meta(self, *args, **kwargs):
         if has_internal_overlap(self):
             raise RuntimeError("more than one element of the written-to tensor refers to a single memory location")
-        return meta(self, *args, **kwargs)
-
-    return kernel, checked_meta
+        return impl[1](self, *args, **kwargs)
+    return impl[0], checked_meta
 
 
 def checked(impl, policy):

@@ -64,9 +64,7 @@ def _grad_fn_name(name):
 def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), into_self=None, overlap=None,
             decomposition=None, functional=None, self_value_for=None, method=False):
     """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
-    impl = memory.inplace(functional_impl, into_self)
-    if into_self is None and overlap is None:  # (the rows with an into_self are those torch's fake tensors don't check)
-        impl = checked_in_trace(impl)
-    return op(schema, INPLACE + tuple(tags), impl, derivative,
+    impl = memory.inplace(functional_impl, into_self)  # (torch's fake tensors check no row with an into_self)
+    return op(schema, INPLACE + tuple(tags), impl if into_self or overlap else checked_in_trace(impl), derivative,
               decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for,
               method=method)
