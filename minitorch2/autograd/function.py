@@ -57,7 +57,7 @@ class BackwardCFunction(Node):
         # the engine's buffer ends at the last output that received a gradient: backward gets one per output
         grads = list(grads) + [None] * (len(self._outputs_meta) - len(grads))
         if self.ctx.materialize_grads:
-            grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
+            grads = [g if g is not None or o is None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
                      for g, o in zip(grads, self._outputs_meta)]
         result = self.fn_cls.backward(self.ctx, *grads)
         return self._gradients_for_tensor_inputs(result if isinstance(result, tuple) else (result,))
