@@ -27,7 +27,9 @@ Found and fixed:
 Not fixed (strict xfails below): a view of a leaf requiring grad passed in and written in place (torch refuses
 while tracing, TorchRuntimeError; ours when the write-back runs, RuntimeError, the same words and nothing written);
 (a * 2).requires_grad_(False) compiled (torch: InternalTorchDynamoError; ours TorchRuntimeError); compiled
-add(out=) into an expanded tensor (torch: RuntimeError from its eager fallback; ours TorchRuntimeError).
+add(out=) into an expanded tensor (torch: RuntimeError from its eager fallback; ours TorchRuntimeError); a
+call under inference_mode after one under no_grad (torch recompiles: its tensor guard's dispatch keys); SILENT:
+a compiled a.detach_() of an input leaves the caller's tensor requiring grad (torch clears it).
 
 Seen and left alone: torch's inductor gives a WRONG gradient for x.diagonal().mul_(x.diagonal().clone()) on an
 input (ours is its eager's and aot_eager's: tested below); torch's inductor reads what it has already written in
@@ -335,3 +337,32 @@ def test_requires_grad_false_of_an_intermediate_error_class():
                    "traces it and its meta refuses (TorchRuntimeError)")
 def test_compiled_out_into_an_expanded_tensor_error_class():
     check(lambda lib, C: C(lambda x: lib.add(x, x, out=x.expand(2, 3)))(lib.tensor([1.0, 2.0, 3.0])), "aot_eager")
+
+
+def _calls_under_grad_modes(lib):
+    _reset(lib)
+    counter = (frontend.testing if lib is minitorch2 else torch._dynamo.testing).CompileCounter()
+    f = lib.compile(lambda a: (a * a).sum(), backend=counter)
+    x = _leaf(lib)
+    for mode in (lib.enable_grad, lib.no_grad, lib.inference_mode, lib.enable_grad):
+        with mode():
+            f(x)
+    return counter.frame_count
+
+
+@pytest.mark.xfail(strict=True, reason="torch's tensor guard sees no Autograd key in its dispatch key set under "
+                   "inference_mode and recompiles after a no_grad graph; ours reuses it (guarding that broke the "
+                   "frame counts of resumes inside inference_mode blocks in test_frontend_gaps_s27)")
+def test_inference_mode_after_no_grad_recompiles():
+    assert _calls_under_grad_modes(minitorch2) == _calls_under_grad_modes(torch)
+
+
+@pytest.mark.xfail(strict=True, reason="torch's compiled a.detach_() of an input clears the caller's requires_grad; "
+                   "ours leaves it set (SILENT in the flag; the values agree)")
+@pytest.mark.parametrize("mode", ["aot_eager", "inductor"])
+def test_detach_in_place_of_an_input(mode):
+    def fn(lib, C):
+        x = _leaf(lib) * 1
+        r = C(lambda a: a.detach_() * 2)(x)
+        return r, r.requires_grad, x.requires_grad
+    check(fn, mode)
