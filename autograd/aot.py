@@ -207,7 +207,8 @@ class CompiledFunction(Function):
         saved = [*ctx.saved_sizes, *ctx.saved_tensors]
         if compiled.compiled_bw is None:  # compiled at the first backward (step 3 of the module docstring)
             compiled.compiled_bw = compiled.bw_compiler(compiled.bw_module, saved + tangents)
-        return (None, *refusing_double_backward(_as_list(_call_compiled(compiled.compiled_bw, saved + tangents))))
+        return (None, *refusing_double_backward(_as_list(_call_compiled(compiled.compiled_bw, saved + tangents)),
+                                                         saved + tangents))
 
 
 def _plain(t):
@@ -447,8 +448,7 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
         example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params),
-                            keep_inference_input_mutations=keep_inference_input_mutations,
-                            _per_size=per_size)
+                            keep_inference_input_mutations=keep_inference_input_mutations, _per_size=per_size)
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
     # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
     # under suppress_errors), never at the first call. Other callers' example inputs may be placeholders.

@@ -253,8 +253,7 @@ _WRITE_BACK = {
     aten.diagonal.default: _scatter_into(aten.diagonal_scatter.default),
     aten.as_strided.default: _scatter_into(aten.as_strided_scatter.default),
     aten.transpose.int: lambda w: w.call(aten.transpose.int, (w.src, *w.args)),  # its own inverse
-    aten.t.default: lambda w: w.call(aten.t.default, (w.src,)),
-    aten.permute.default: _permute_back,
+    aten.t.default: lambda w: w.call(aten.t.default, (w.src,)), aten.permute.default: _permute_back,
     aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
     **dict.fromkeys((aten.alias.default, aten.detach.default), lambda w: w.src),  # (an alias: its new value as it is)
     aten.view.dtype: lambda w: w.call(aten.view.dtype, (w.src, w.view.args[0].meta["val"].dtype)),  # the bytes back
@@ -264,8 +263,7 @@ _WRITE_BACK = {
     **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims),
                     lambda w: w.call(aten.view.default, (w.src, w.parent_shape))),  # (the parent's shape again)
     aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)
-    aten.split.Tensor: _split_piece_back,
-    aten.split_with_sizes.default: _split_piece_back,
+    aten.split.Tensor: _split_piece_back, aten.split_with_sizes.default: _split_piece_back,
     aten.unbind.int: lambda w: w.call(aten.select_scatter.default,
                                       (w.parent, w.src, w.args[0] if w.args else 0, w.index)),
 }

@@ -192,5 +192,4 @@ def compile_fx(gm, example_inputs):
             fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
             bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
             inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
-            partition_fn=partition_fn, keep_inference_input_mutations=True,
-            decompositions=select_decomp_table())
+            partition_fn=partition_fn, keep_inference_input_mutations=True, decompositions=select_decomp_table())

@@ -127,12 +127,12 @@ register_spelling("torch._C._functorch.set_inplace_requires_grad_allowed", set_i
 
 def requires_grad_bracketed(tx, tensor_var, args, kwargs):
     """`t.requires_grad_()` of an intermediate that changes its flag, between Dynamo's two switches; the tensor
-    itself when the flag does not change; None for an input's change (a break, tensor.py's)."""
+    itself when the flag does not change; an input's change breaks the graph (AOT would drop it), as Dynamo's."""
     wanted = (args or [kwargs.get("requires_grad", ConstantVariable(True))])[0].realize().as_python_constant()
     if tensor_var.example_value.requires_grad == wanted:  # no change: no node, as Dynamo's (an input's too)
         return tensor_var
     if tensor_var.source is not None:
-        return None
+        raise Unsupported("Unsupported Tensor.requires_grad_() call", "unsupported_call")
     tx.output.create_node("call_function", set_inplace_requires_grad_allowed, (True,), {})
     result = tensor.record(tx.output, "call_method", "requires_grad_", [tensor_var, *args], kwargs)
     tx.output.create_node("call_function", set_inplace_requires_grad_allowed, (False,), {})

@@ -16,6 +16,7 @@ from .._ops import ops
 from .._tensor import contiguous_format, strided
 from . import factories
 from .meta_util import wrap_dim
+from .overlap import has_internal_overlap
 
 aten = ops.aten
 
@@ -289,7 +290,8 @@ def inplace_by_copy(functional):
     """The in-place form of a decomposition: the functional result copied into self (torch's
     _inplace_wrapper)."""
     def decomposition(self, *args, **kwargs):
-        result = functional(self, *args, **kwargs)
+        # (a trace's copy_ refuses an expanded self: the op stays whole)
+        result = NotImplemented if has_internal_overlap(self) else functional(self, *args, **kwargs)
         return result if result is NotImplemented else aten.copy_.default(self, result)
 
     return decomposition

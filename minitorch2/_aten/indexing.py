@@ -149,8 +149,7 @@ def check_index_add(self, dim, index, source):
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
                          f"{_dtype_title(index.dtype)} and size: {_sizes(index)}")
     if not _is_integer_index(index):
-        raise RuntimeError(
-            f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
     if source.dtype is not self.dtype:
         raise RuntimeError(f"index_add_(): self ({_dtype_title(self.dtype)}) and source ({_dtype_title(source.dtype)}) "
                            "must have the same scalar type")

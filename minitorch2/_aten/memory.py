@@ -94,9 +94,8 @@ def inplace(functional, into_self=None):
         _check_fits(self, result.shape)
         result_dtype = result.dtype if isinstance(result.dtype, _dtype.dtype) else _dtype.from_numpy(result.dtype)
         if not can_cast(result_dtype, self.dtype):
-            raise RuntimeError(
-                f"result type {_dtype_title(result_dtype)} can't be cast to the desired output type {_dtype_title(self.dtype)}"
-            )
+            raise RuntimeError(f"result type {_dtype_title(result_dtype)} can't be cast to the desired output type "
+                               f"{_dtype_title(self.dtype)}")
 
     def inplace_kernel(self, *args, **kwargs):
         if into_self is not None and into_self(self, *args, **kwargs):

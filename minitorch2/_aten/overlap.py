@@ -1,9 +1,8 @@
 """Memory-overlap checks for ops that write into a tensor (ATen's MemoryOverlap.cpp).
 
-Runtime layer, applied by the operator table to every in-place op's kernel. Meta functions do not check, as torch's
-fake tensors do not: a trace records the op, and what the graph's call then does is the backend's (an eager run
-raises, a functionalized one computes what functionalization orders). Two faults are caught before anything is
-written:
+Runtime layer, applied by the operator table to every in-place op's kernel. Meta functions check only where torch's
+fake tensors do (checked_in_trace): otherwise a trace records the op, and a functionalized graph computes what
+functionalization orders. Two faults are caught before anything is written:
 
     internal overlap   the written-to tensor has a zero stride over a dim of
                        size > 1 (an expanded tensor): several elements are one
@@ -43,6 +42,7 @@ class Overlap(enum.Enum):
     COPY = "copy"            # copy_: as POINTWISE, except that copying a view onto the same view is nothing to do
     MASKED = "masked"        # masked_fill_: an expanded self only warns (deprecated in torch); the mask is checked
     INDEXED = "indexed"      # index_put_: an expanded self warns; an input must not overlap self at all
+    SCATTER = "scatter"      # scatter_: as INDEXED, except that an expanded self raises
 
 
 class _Status(enum.Enum):
@@ -144,14 +144,14 @@ def check(policy, self, args, kwargs):
     """Raise torch's error when writing into `self` from these inputs would read memory it has written."""
     if policy is Overlap.NONE or (policy is Overlap.COPY and _same_data(self, args[0])):
         return
-    if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY):
+    if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY, Overlap.SCATTER):
         assert_no_internal_overlap(self)
     elif has_internal_overlap(self):
         _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED
                          else ("index_put_", "tensor[indices] = tensor")))
     if policy is Overlap.INTERNAL or (policy is Overlap.INDEXED and fills_by_mask(args, kwargs)):
         return
-    no_overlap = assert_no_overlap if policy is Overlap.INDEXED else assert_no_partial_overlap
+    no_overlap = assert_no_overlap if policy in (Overlap.INDEXED, Overlap.SCATTER) else assert_no_partial_overlap
     inputs = args[:1] if policy is Overlap.MASKED else args
     for t in _input_tensors(inputs, {} if policy is Overlap.MASKED else kwargs):
         if t._storage is self._storage:
@@ -162,6 +162,16 @@ def _unchecked_overlap(self, args, kwargs):
     """Overlaps ATen's checks let through (too hard to tell), where its loop order decides the result."""
     return any(overlap_status(self, t) is _Status.TOO_HARD for t in _input_tensors(args, kwargs)) or \
         (not is_non_overlapping_and_dense(self) and loop_order.may_overlap_itself(self))
+
+
+def checked_in_trace(impl):
+    """(kernel, meta) whose meta refuses an expanded self, as torch's fake tensors do (meta_copy_'s words) for copy_
+    and the in-place ops they run as references that copy into self (not add_, mul_...: kernels of their own)."""
+    def checked_meta(self, *args, **kwargs):
+        if has_internal_overlap(self):
+            raise RuntimeError("more than one element of the written-to tensor refers to a single memory location")
+        return impl[1](self, *args, **kwargs)
+    return impl[0], checked_meta
 
 
 def checked(impl, policy):

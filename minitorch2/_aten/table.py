@@ -21,7 +21,7 @@ from . import decompositions_dot, decompositions_factories as dec_factories, ind
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
-from .overlap import Overlap
+from .overlap import Overlap, checked_in_trace
 from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, CORE_VIEW, FACTORY, INPLACE, OPTIONS
 from .table_row import POINTWISE, REDUCTION, VIEW, inplace, op
 
@@ -130,7 +130,8 @@ TABLE = [
     inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0",
             functional="pow.Tensor_Scalar", method=True),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
-    *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", getattr(pw, name), getattr(d, name), method=True)
+    *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", getattr(pw, name), getattr(d, name), method=True,
+              overlap=Overlap.POINTWISE if name == "relu" else None)  # (torch's fake relu_ traces an expanded self)
       for name in ("neg", "relu", "sigmoid", "tanh", "exp", "sqrt")],
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1",
             method=True),
@@ -145,7 +146,7 @@ TABLE = [
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
             d.addcdiv, "AddcdivBackward0", into_self=fast.addcdiv_into_self, method=True),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
-    op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
+    op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, checked_in_trace(memory.copy_),
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",
        overlap=Overlap.COPY),
     op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, zeros_like_grad,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..autograd._record import Derivative
 from . import memory
 from .half_opmath import for_half
-from .overlap import Overlap, checked as checked_overlap
+from .overlap import Overlap, checked as checked_overlap, checked_in_trace
 
 POINTWISE, REDUCTION, VIEW, INPLACE, FACTORY = ("pointwise",), ("reduction",), ("view",), ("inplace",), ("factory",)
 RANDOM = ("random", "nondeterministic_seeded")
@@ -64,6 +64,7 @@ def _grad_fn_name(name):
 def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), into_self=None, overlap=None,
             decomposition=None, functional=None, self_value_for=None, method=False):
     """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
-    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, into_self), derivative,
+    impl = memory.inplace(functional_impl, into_self)  # (torch's fake tensors check no row with an into_self)
+    return op(schema, INPLACE + tuple(tags), impl if into_self or overlap else checked_in_trace(impl), derivative,
               decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for,
               method=method)

@@ -57,7 +57,7 @@ class BackwardCFunction(Node):
         # the engine's buffer ends at the last output that received a gradient: backward gets one per output
         grads = list(grads) + [None] * (len(self._outputs_meta) - len(grads))
         if self.ctx.materialize_grads:
-            grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
+            grads = [g if g is not None or o is None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
                      for g, o in zip(grads, self._outputs_meta)]
         result = self.fn_cls.backward(self.ctx, *grads)
         return self._gradients_for_tensor_inputs(result if isinstance(result, tuple) else (result,))
@@ -134,6 +134,8 @@ class Function:
                 if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
                     out.grad_fn = node
                     out._output_nr = i
+                    ctx._saved = tuple(SavedTensor(out, node, i) if s is not None and s.tensor is out and not s.hooks
+                                       else s for s in ctx._saved)  # a saved output: kept as torch keeps one
             result.append(out)
         # (shape, dtype) only: holding the outputs themselves would make an output <-> grad_fn cycle
         node._outputs_meta = [(o.shape, o.dtype) if isinstance(o, Tensor) else None for o in result]

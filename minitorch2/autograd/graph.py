@@ -89,8 +89,7 @@ class SavedTensor:
                 "Trying to backward through the graph a second time (or directly access saved tensors after they "
                 "have already been freed). Saved intermediate values of the graph are freed when you call "
                 ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-                "graph a second time or if you need to access saved tensors after calling backward."
-            )
+                "graph a second time or if you need to access saved tensors after calling backward.")
         t = self.tensor if self.hooks is None else self.hooks[1](self.tensor)
         if self.hooks is None and t._version != self.version:  # (torch checks no version through hooks)
             producer = owner if self.node_ref is not None else t.grad_fn  # torch names it without "Backward0"
@@ -149,7 +148,8 @@ class AccumulateGrad(Node):
         else:
             var.grad.add_(grad)
         for hook in var.__dict__.get("_post_accumulate_grad_hooks", ()):  # (Tensor.register_post_accumulate_grad_hook)
-            hook(var)
+            if hook(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return []
 
 
