@@ -228,3 +228,24 @@ def out_needs_dim(name):
         return ANY
 
     return rule
+
+
+# ---- the refusals of torch's Python bindings of two functions whose overloads the parser alone does not pick
+
+def check_clamp_bounds(name, min, max):
+    """clamp's bounds: both numbers (a 0-d tensor reads as one), or both tensors."""
+    if any(isinstance(a, Tensor) and a.dim() and b is not None and not isinstance(b, Tensor)
+           for a, b in ((min, max), (max, min))):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({type(min).__name__}, "
+                        f"{type(max).__name__}), but expected one of: (bounds both numbers, or both tensors)")
+
+
+def check_isclose(input, other, rtol, atol):
+    """isclose's: `other` a tensor of input's dtype, tolerances not negative."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if other.dtype is not input.dtype:
+        raise RuntimeError(f"{_dtype_title(input.dtype)} did not match {_dtype_title(other.dtype)}")
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tolerance}")

@@ -139,6 +139,9 @@ for _name in _POINTWISE.split():
 @out_variant(CAST)
 def lerp(input, end, weight):
     """The Tensor overload for a tensor weight (which has a gradient of its own), the Scalar one for a number."""
+    if not _t(end):
+        raise TypeError(f"lerp() received an invalid combination of arguments - got (Tensor, {type(end).__name__}, "
+                        f"{type(weight).__name__}), but expected one of: (end a Tensor)")
     return (aten.lerp.Tensor if _t(weight) else aten.lerp.Scalar)(input, end, weight)
 
 

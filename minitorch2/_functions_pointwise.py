@@ -9,6 +9,7 @@ a 0-dim tensor (`div`, `remainder`).
 """
 
 from . import _dtype
+from ._arg_parser import check_clamp_bounds, check_isclose
 from ._functions_shape import _function_of, _t, alias_of, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
@@ -111,6 +112,7 @@ def round(input, *, decimals=0):
 
 @out_variant(SAME)
 def clamp(input, min=None, max=None):
+    check_clamp_bounds("clamp", min, max)
     return (aten.clamp.Tensor if _t(min) or _t(max) else aten.clamp.default)(input, min, max)
 
 
@@ -172,6 +174,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # (in tensor ops: a compiled frame records them)
+    check_isclose(input, other, rtol, atol)
     if input.dtype.category == 0:  # (bools are close when equal: they have no difference)
         return input == other
     error = (input - other).abs()

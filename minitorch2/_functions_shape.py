@@ -14,6 +14,7 @@ from . import _dtype
 from ._aten.composite_sizes import flattened_shape
 from ._aten.derivatives_util import _reshape
 from ._aten.meta_util import broadcast_shapes
+from ._arg_parser import ArgumentChecks
 from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._sym import SymInt
@@ -29,8 +30,13 @@ def _t(x):
 
 def _function_of(overload, rule=None, **out_options):
     """torch.<name>(input, ...) that only calls `overload` with the arguments as given (its schema binds them
-    and refuses a bad call with torch's TypeError); with torch's out= argument when a rule is given (_out.py)."""
+    and refuses a bad call with torch's TypeError, a Python number for a Tensor too, unlike a call of the op
+    itself); with torch's out= argument when a rule is given (_out.py)."""
+    strict = ArgumentChecks(overload._schema, numbers_as_tensors=False)
+
     def fn(input, *args, **kwargs):
+        if not _t(input) or any(isinstance(a, (bool, int, float, complex)) for a in (*args, *kwargs.values())):
+            strict.check(overload, (input, *args), kwargs)
         return overload(input, *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = overload._opname

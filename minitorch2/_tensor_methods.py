@@ -14,6 +14,7 @@ from . import _dtype, _functions_common, _functions_complex, _functions_extra, _
 from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
+from ._arg_parser import check_clamp_bounds
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
@@ -85,7 +86,12 @@ def _inplace_methods():
     def lerp_(self, end, weight):
         return (aten.lerp_.Tensor if isinstance(weight, Tensor) else aten.lerp_.Scalar)(self, end, weight)
 
-    return {"fill_": fill_, "copy_": copy_, "index_put_": index_put_, "lerp_": lerp_}
+    def clamp_(self, min=None, max=None):
+        check_clamp_bounds("clamp_", min, max)
+        return (aten.clamp_.Tensor if isinstance(min, Tensor) or isinstance(max, Tensor) else aten.clamp_.default)(
+            self, min, max)
+
+    return {"fill_": fill_, "copy_": copy_, "index_put_": index_put_, "lerp_": lerp_, "clamp_": clamp_}
 
 
 # The torch-level functions that torch.Tensor has no method of; every other one is also a method (`x.sum(0)` is

@@ -273,6 +273,7 @@ def _clamp_kernel():
     def kernel(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        broadcast_shapes(*(tuple(t.shape) for t in (self, min, max) if isinstance(t, Tensor)))  # (ATen's words)
         dtype = _clamp_dtype(self, min, max)
         if dtype is _dtype.bool_:
             _refuse_bool_clamp(min, max)
