@@ -1,0 +1,297 @@
+"""The twelfth batch of Dynamo-style programs, second half: test_generator.py and test_iter.py (generators consumed
+by builtins, iter/next with defaults, yield from), test_exceptions.py (raise and catch inside the frame, finally,
+exceptions carrying values), test_unspec.py (Python floats and ints mixed with tensors), test_repros.py (shapes of
+reported code), DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes
+between calls) and RECOMPILE_SRC (test_recompiles.py: guards on values that change between calls). The calls are in
+test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
+"""
+
+PORTED_SRC = r'''
+import collections, itertools, math
+
+
+def _gen_scaled(xs, k):
+    for x in xs:
+        yield x * k
+def _gen_delegating(xs):
+    yield from _gen_scaled(xs, 2)
+    yield xs[0] - 1
+
+
+# ---- generators and iterators (test_generator.py, test_iter.py)
+def gi12_sum_of_generator(a, b):
+    return sum(_gen_scaled([a, b], 3))
+def gi12_list_of_yield_from(a, b):
+    out = list(_gen_delegating([a, b]))
+    return out[0] + out[1] * out[2]
+def gi12_next_with_default(a, b):
+    it = iter([a])
+    first = next(it)
+    second = next(it, None)
+    return first + b if second is None else first
+def gi12_generator_expression_any_all(a, b):
+    vals = [1, 2, 3]
+    if all(v > 0 for v in vals) and not any(v > 5 for v in vals):
+        return a + b
+    return a - b
+def gi12_zip_of_generators(a, b):
+    return [p + q for p, q in zip(_gen_scaled([a, b], 2), (t - 1 for t in [b, a]))]
+def gi12_iter_dict_items(a, b):
+    d = {"p": a, "q": b}
+    it = iter(d.items())
+    k, v = next(it)
+    return v * 2 if k == "p" else v
+def gi12_map_with_two_lists(a, b):
+    return list(map(lambda x, y: x * y, [a, b], [b, a]))
+def gi12_filter_none(a, b):
+    return sum(filter(None, [0, 2, 0, 3])) * a + b
+def gi12_generator_send_free_manual_loop(a, b):
+    g = _gen_scaled([a, b, a + b], 0.5)
+    out = []
+    while True:
+        try:
+            out.append(next(g))
+        except StopIteration:
+            break
+    return out
+def gi12_range_reversed_step(a, b):
+    out = a
+    for i in reversed(range(0, 6, 2)):
+        out = out + b * i
+    return out
+
+
+# ---- exceptions (test_exceptions.py)
+def ex12_raise_catch_value_error(a, b):
+    try:
+        raise ValueError("bad")
+    except ValueError:
+        return a + b
+def ex12_catch_key_error_from_dict(a, b):
+    d = {"p": a}
+    try:
+        return d["q"]
+    except KeyError:
+        return d["p"] * b
+def ex12_finally_runs(a, b):
+    out = [a]
+    try:
+        out.append(b * 2)
+    finally:
+        out.append(a + b)
+    return out
+def ex12_exception_args(a, b):
+    try:
+        raise RuntimeError(3, "x")
+    except RuntimeError as e:
+        return a * e.args[0] + b
+def ex12_catch_tuple_of_types(a, b):
+    try:
+        [1, 2][5]
+    except (KeyError, IndexError):
+        return a - b
+    return a + b
+def ex12_else_branch(a, b):
+    try:
+        c = a + b
+    except ZeroDivisionError:
+        c = a
+    else:
+        c = c * 2
+    return c
+def ex12_nested_reraise(a, b):
+    try:
+        try:
+            raise KeyError("k")
+        except KeyError:
+            raise ValueError("v")
+    except ValueError:
+        return a * 3 + b
+def ex12_assert_passes(a, b):
+    assert a.shape == b.shape, "shapes differ"
+    return a + b
+
+
+# ---- Python numbers with tensors (test_unspec.py)
+def un12_float_from_tensor_item(a, b):
+    s = a.sum().item()
+    return b * 2.5 + s * 0
+def un12_math_of_constants(a, b):
+    return a * math.floor(2.7) + b * math.ceil(0.2) + math.fabs(-1.5)
+def un12_int_div_mod(a, b):
+    n = 7
+    return a * (n // 2) + b * (n % 3) + divmod(n, 4)[1]
+def un12_round_and_abs(a, b):
+    return a * round(2.567, 1) + abs(-3) * b
+def un12_pow_builtin(a, b):
+    return pow(2, 3) * a + pow(a, 2) + b
+def un12_bool_arith(a, b):
+    return a * True + b * (False + 2)
+
+
+# ---- reported shapes (test_repros.py)
+def rp12_split_sizes_list(a, b):
+    x = torch.cat([a, b])
+    p, q = torch.split(x, [2, 4])
+    return p.sum() + q[:3]
+def rp12_masked_select_sum(a, b):
+    return torch.where(a > 0, a, torch.zeros_like(a)).sum() + b
+def rp12_inplace_on_slice(a, b):
+    c = a.clone()
+    c[1:] += b[:2]
+    return c
+def rp12_index_put_bool_mask(a, b):
+    c = b.clone()
+    c[a > 0] = 0.0
+    return c
+def rp12_stack_unbind(a, b):
+    x, y = torch.stack([a, b]).unbind(0)
+    return x * y
+def rp12_list_comp_with_condition(a, b):
+    ts = [a, b, a + b]
+    return torch.stack([t * i for i, t in enumerate(ts) if i != 1]).sum(0)
+def rp12_softmax_module_inline(a, b):
+    return torch.nn.Softmax(dim=-1)(a + b * 2)
+def rp12_functional_dropout_eval(a, b):
+    return F.dropout(a, p=0.5, training=False) + b
+'''
+
+DYNAMIC_SRC = r'''
+import math
+
+
+def dy12_shape_in_fstring(a, b):
+    s = f"{a.shape[0]}"
+    return a + len(s) + b
+def dy12_size_times_float(a, b):
+    return a * (a.size(0) * 0.5) + b
+def dy12_view_by_size(a, b):
+    return a.view(a.shape[0], 1).sum(-1) + b
+def dy12_new_zeros_of_size(a, b):
+    return a.new_zeros(a.shape[0]) + b * 2
+def dy12_arange_like(a, b):
+    return torch.arange(a.numel(), dtype=a.dtype) * a + b
+def dy12_linspace_count(a, b):
+    return torch.linspace(0, 1, a.shape[0]) + a * b
+def dy12_slice_to_half(a, b):
+    n = a.shape[0] // 2
+    return torch.cat([a[:n], b[n:]])
+def dy12_size_loop_bound(a, b):
+    out = a
+    for i in range(2):
+        out = out + b * (a.shape[0] - i)
+    return out
+def dy12_reshape_pair(a, b):
+    x = torch.stack([a, b])
+    return x.reshape(-1).view(2, -1).sum(0)
+def dy12_expand_to_square(a, b):
+    n = a.shape[0]
+    return a.unsqueeze(0).expand(n, n).sum(0) + b
+def dy12_roll_by_one(a, b):
+    return torch.roll(a, 1) + b.flip(0)
+def dy12_cumsum_over_size(a, b):
+    return a.cumsum(0) / a.shape[0] + b
+def dy12_matmul_outer_trace(a, b):
+    return torch.outer(a, b).diagonal() + a
+def dy12_size_compare_branch(a, b):
+    if a.shape[0] > 4:
+        return a * 2 + b
+    return a - b
+def dy12_size_eq_other(a, b):
+    if a.shape == b.shape:
+        return a + b
+    return a
+def dy12_numel_as_divisor(a, b):
+    return a.sum() / a.numel() + b
+def dy12_mean_std_like(a, b):
+    return (a - a.mean()) / (a.std() + 1) + b
+def dy12_pad_by_one(a, b):
+    return F.pad(a, (1, 0))[: a.shape[0]] + b
+def dy12_topk_two(a, b):
+    v, i = a.topk(2)
+    return v.sum() + b
+def dy12_sort_then_gather(a, b):
+    v, i = a.sort()
+    return b.gather(0, i) + v
+def dy12_where_scalar(a, b):
+    return torch.where(a > b, a, 0.0) + b
+def dy12_full_of_size(a, b):
+    return torch.full((a.shape[0],), 2.0) * a + b
+def dy12_split_in_two(a, b):
+    x = torch.cat([a, b])
+    p, q = x.split(a.shape[0])
+    return p * q
+def dy12_chunk_cat(a, b):
+    p, q = torch.cat([a, b]).chunk(2)
+    return q - p
+def dy12_index_select_first(a, b):
+    return a.index_select(0, torch.tensor([0])) + b
+def dy12_narrow_start(a, b):
+    return a.narrow(0, 1, a.shape[0] - 1).sum() + b
+def dy12_softmax_scaled(a, b):
+    return F.softmax(a / math.sqrt(a.shape[0]), dim=0) + b
+def dy12_shape_tuple_unpack(a, b):
+    (n,) = a.shape
+    return a * n + b
+def dy12_size_as_tensor(a, b):
+    return a + torch.tensor(a.shape[0]) + b
+def dy12_diff_prepend(a, b):
+    return torch.diff(a, prepend=b[:1]) + b
+def dy12_repeat_then_slice(a, b):
+    return a.repeat(2)[: a.shape[0]] * b
+def dy12_list_of_size_range(a, b):
+    idx = list(range(a.shape[0]))
+    return a[idx[-1]] + b
+def dy12_max_of_sizes(a, b):
+    return a * max(a.shape[0], 4) + b
+def dy12_layer_norm_over_size(a, b):
+    return F.layer_norm(a, (a.shape[0],)) + b
+def dy12_cos_of_size_product(a, b):
+    return a * a.shape[0] * b.shape[0] + b.cos()
+def dy12_clone_then_index_last(a, b):
+    c = a.clone()
+    c[-1] = 0.0
+    return c + b
+def dy12_min_size_two(a, b):
+    return a[: min(a.shape[0], 2)].sum() + b
+'''
+
+RECOMPILE_SRC = r'''
+_STATE = {"k": 1}
+
+
+def rc12_float_constant_in_branch(a, k):
+    if k > 1.0:
+        return a * k
+    return a - k
+def rc12_list_of_strings(a, names):
+    out = a
+    for n in names:
+        out = out + len(n)
+    return out
+def rc12_tuple_of_floats(a, t):
+    return a * t[0] + t[1]
+def rc12_none_or_tensor(a, m):
+    if m is None:
+        return a * 2
+    return a + m
+def rc12_dict_key_presence(a, d):
+    if "s" in d:
+        return a * d["s"]
+    return a - 1
+def rc12_string_compare(a, mode):
+    if mode == "train":
+        return a * 2
+    return a / 2
+def rc12_nested_list_sizes(a, rows):
+    return a * sum(len(r) for r in rows)
+def rc12_global_state_written(a, n):
+    _STATE["k"] = _STATE["k"] + n
+    return a * _STATE["k"]
+def rc12_bool_and_int_mixed(a, v):
+    if v is True:
+        return a + 10
+    return a * v
+def rc12_dtype_of_input(a, t):
+    return a.to(t.dtype) + t
+'''
