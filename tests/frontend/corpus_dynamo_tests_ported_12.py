@@ -264,6 +264,20 @@ def fn12_deque_ops(a, b):
     last = d.pop()
     d.rotate(1)
     return list(d), last
+def fn12_deque_mutated_after_break(a, b):
+    d = collections.deque([a, b])
+    d.rotate(1)
+    d.append(a * 2)
+    d.appendleft(b * 2)
+    first = d.popleft()
+    return list(d), first
+def fn12_deque_maxlen_after_break(a, b):
+    d = collections.deque([a, b], maxlen=3)
+    d.rotate(1)
+    d.append(a * 2)
+    d.append(b * 2)
+    first = d.popleft()
+    return list(d), first
 def fn12_islice_of_chain(a, b):
     t1 = [a + 1, a + 2]
     t2 = [b + 3, b + 4]

@@ -292,6 +292,8 @@ def rc12_bool_and_int_mixed(a, v):
     if v is True:
         return a + 10
     return a * v
+def rc12_deque_input(a, d):
+    return a * sum(d) + len(d)
 def rc12_dtype_of_input(a, t):
     return a.to(t.dtype) + t
 '''
