@@ -7,7 +7,8 @@ test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `
 """
 
 PORTED_SRC = r'''
-import collections, itertools, math
+import collections, functools, itertools, math, operator
+__name__ = "corpus_12b"  # (contextlib.contextmanager reads the module name of the globals it is called in)
 
 
 def _gen_scaled(xs, k):
@@ -154,6 +155,173 @@ def rp12_softmax_module_inline(a, b):
     return torch.nn.Softmax(dim=-1)(a + b * 2)
 def rp12_functional_dropout_eval(a, b):
     return F.dropout(a, p=0.5, training=False) + b
+def rp12_ellipsis_and_none_index(a, b):
+    m = torch.outer(a, b)
+    return m[..., 1] + m[None, 0, :].squeeze(0) + a[:, None].sum(1)
+def rp12_new_tensor_and_as_tensor(a, b):
+    return a * a.new_tensor([1.0, 2.0, 3.0]) + torch.as_tensor([0.5, 0.5, 0.5]) * b
+def rp12_list_sort_key_and_del(a, b):
+    items = [(3, a), (1, b), (2, a + b)]
+    items.sort(key=lambda p: p[0])
+    del items[0]
+    return items[0][1] * items[1][0]
+def rp12_slice_assign_list(a, b):
+    xs = [a, a, a, a]
+    xs[1:3] = [b, b * 2]
+    return xs[0] + xs[1] + xs[2] + xs[3]
+def rp12_dict_and_set_comprehension(a, b):
+    d = {k: a * v for k, v in zip("pqr", [1, 2, 3])}
+    s = {len(k) for k in d}
+    return d["q"] + d["r"] * len(s) + b
+def rp12_operator_getters(a, b):
+    pick = operator.itemgetter(1, 0)
+    x, y = pick([a, b])
+    call = operator.methodcaller("mul", 3)
+    return call(x) - y
+def rp12_math_prod_isclose(a, b):
+    k = math.prod([1, 2, 3])
+    return a * k + b * math.isclose(0.1 + 0.2, 0.3) + (math.inf > 1e30)
+def rp12_percent_format_and_join(a, b):
+    s = "%d-%s" % (3, "x")
+    parts = "-".join(["p", "q"]).split("-")
+    return a * len(s) + b * len(parts)
+def rp12_class_made_in_frame(a, b):
+    class Acc:
+        def __init__(self, start):
+            self.total = start
+        def add(self, t):
+            self.total = self.total + t
+            return self
+    return Acc(a).add(b).add(b * 2).total
+def rp12_property_and_super(a, b):
+    class Base:
+        def scale(self, t):
+            return t * 2
+    class Child(Base):
+        @property
+        def offset(self):
+            return 1.5
+        def scale(self, t):
+            return super().scale(t) + self.offset
+    return Child().scale(a) + b
+def rp12_isinstance_tuple_of_types(a, b):
+    out = a
+    for v in (1, 2.5, "s", None, b):
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out = out + v
+        elif isinstance(v, torch.Tensor):
+            out = out * v
+    return out
+def rp12_closure_lambdas_in_loop(a, b):
+    fns = [lambda t, k=k: t * k for k in range(3)]
+    return sum(f(a) for f in fns) + b
+def rp12_try_in_loop_continue(a, b):
+    out = a
+    for k in [1, 0, 2]:
+        try:
+            out = out + b / (1 / k)
+        except ZeroDivisionError:
+            continue
+    return out
+def rp12_enum_member_branch(a, b):
+    import enum
+    class Mode(enum.Enum):
+        SUM = 1
+        PROD = 2
+    m = Mode.PROD
+    return a * b if m is Mode.PROD else a + b
+def rp12_dataclass_made_in_frame(a, b):
+    import dataclasses
+    @dataclasses.dataclass
+    class Pair:
+        x: object
+        y: object = 2.0
+    p = Pair(a)
+    return p.x * p.y + b
+def rp12_shape_unpack_and_compare(a, b):
+    (n,) = a.shape
+    if a.shape == b.shape and a.size() == (n,):
+        return a + b * n
+    return a
+def rp12_inplace_on_input_then_use(a, b):
+    a.mul_(2)
+    return a + b
+def rp12_tensor_from_sums(a, b):
+    return torch.stack([a.sum(), b.sum()]) * 2
+def rp12_lru_cache_helper(a, b):
+    @functools.lru_cache(maxsize=None)
+    def k(n):
+        return n * 2
+    return a * k(3) + b * k(3)
+def rp12_contextmanager_generator(a, b):
+    import contextlib
+    log = []
+    @contextlib.contextmanager
+    def scope(tag):
+        log.append(tag)
+        yield len(log)
+        log.append(tag + "!")
+    with scope("p") as k:
+        out = a * k
+    return out + b * len(log)
+def rp12_generator_send(a, b):
+    def acc():
+        total = 0
+        while True:
+            v = yield total
+            total = total + v
+    g = acc()
+    next(g)
+    g.send(2)
+    return a * g.send(3) + b
+def rp12_module_buffer_update(a, b):
+    class Counter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("n", torch.zeros(3))
+        def forward(self, x):
+            self.n.add_(1)
+            return x + self.n
+    m = Counter()
+    return m(a) + m(b)
+def rp12_sequential_of_activations(a, b):
+    m = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Identity())
+    return m(a) + m[0](b) + len(m)
+def rp12_module_dict_iteration(a, b):
+    md = nn.ModuleDict({"r": nn.ReLU(), "s": nn.Sigmoid()})
+    out = b
+    for name, mod in md.items():
+        out = out + mod(a) * len(name)
+    return out
+def rp12_requires_grad_in_frame(a, b):
+    x = a.detach().clone().requires_grad_(True)
+    y = (x * b).sum()
+    return y.detach() + x.requires_grad
+def rp12_autograd_grad_in_frame(a, b):
+    x = a.detach().requires_grad_()
+    (g,) = torch.autograd.grad((x * x * b).sum(), x)
+    return g
+def rp12_str_methods_chain(a, b):
+    s = "  Hello_World  ".strip().lower().replace("_", " ")
+    return a * len(s.split()) + b * s.count("o") + s.startswith("hello")
+def rp12_bool_tensor_any_branch(a, b):
+    if (a > 100).any():
+        return a
+    return b * 2
+def rp12_tolist_sum(a, b):
+    return sum(a.tolist()) + b
+def rp12_nonzero_count(a, b):
+    return a.nonzero().shape[0] * b
+def rp12_while_loop_with_tensor_cond(a, b):
+    out = a
+    n = 0
+    while n < 3 and out.sum() < 100:
+        out = out + b.abs() + 1
+        n += 1
+    return out
+def rp12_partial_of_method(a, b):
+    f = functools.partial(torch.add, alpha=2)
+    return f(a, b) + functools.partial(a.mul)(b)
 '''
 
 DYNAMIC_SRC = r'''

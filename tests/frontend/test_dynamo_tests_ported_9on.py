@@ -99,6 +99,16 @@ KNOWN_DIFFS = {
         "fn12_deque_maxlen_after_break": "a deque(maxlen=3) reaching the frame after a break (deque.rotate): Dynamo's "
                                          "builder drops its maxlen, so its append keeps 3 items where eager keeps 2 "
                                          "(Dynamo's value is not eager's); ours guards maxlen and gives eager's value",
+        "rp12_contextmanager_generator": "@contextlib.contextmanager applied in the frame: functools.update_wrapper "
+                                         "reads __module__ of the nested function (ours: a break) and setattr()s it; "
+                                         "Dynamo traces the wraps and the generator's context manager: ours (2, 6, 1), "
+                                         "Dynamo (1, 3, 0)",
+        "rp12_module_buffer_update": "an nn.Module subclass defined and made in the frame with a buffer: ours breaks at "
+                                     "__build_class__ and at the call making it (it holds a buffer); Dynamo breaks "
+                                     "once: ours (2, 10, 3), Dynamo (2, 14, 1)",
+        "rp12_module_dict_iteration": "nn.ModuleDict({...}) of modules made in the frame: ours cannot make it (its "
+                                      "items are module trackers, not constants) and the frame runs eagerly; Dynamo "
+                                      "traces it: ours (0, 0, 1), Dynamo (1, 9, 0)",
     },
 }
 
