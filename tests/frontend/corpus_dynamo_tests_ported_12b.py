@@ -420,6 +420,30 @@ def dy12_clone_then_index_last(a, b):
     c = a.clone()
     c[-1] = 0.0
     return c + b
+def dy12_ceil_half_of_size(a, b):
+    k = math.ceil(a.shape[0] / 2)
+    return a[:k].sum() + b
+def dy12_int_of_true_division(a, b):
+    k = int(a.shape[0] / 2)
+    return a[k:].sum() * b
+def dy12_loop_over_size(a, b):
+    out = b
+    for i in range(a.shape[0]):
+        out = out + a[i]
+    return out
+def dy12_size_as_dict_key(a, b):
+    cache = {a.shape[0]: a * 2}
+    return cache[b.shape[0]] + b
+def dy12_negative_slice_by_size(a, b):
+    return a[-(a.shape[0] - 1):].sum() + b
+def dy12_zeros_of_size_plus_one(a, b):
+    return torch.zeros(a.shape[0] + 1)[1:] + a * b
+def dy12_size_mod_branch(a, b):
+    if a.shape[0] % 2 == 1:
+        return a + b
+    return a - b
+def dy12_unsqueeze_matmul(a, b):
+    return (a.unsqueeze(1) @ b.unsqueeze(0)).sum(0)
 def dy12_min_size_two(a, b):
     return a[: min(a.shape[0], 2)].sum() + b
 '''
@@ -462,6 +486,12 @@ def rc12_bool_and_int_mixed(a, v):
     return a * v
 def rc12_deque_input(a, d):
     return a * sum(d) + len(d)
+def rc12_namedtuple_field_changes(a, p):
+    return a * p.x + p.y
+def rc12_tensor_in_list_shape_changes(a, ts):
+    return a.sum() + sum(t.sum() for t in ts)
+def rc12_callable_arg_changes(a, fn):
+    return fn(a) + 1
 def rc12_dtype_of_input(a, t):
     return a.to(t.dtype) + t
 '''

@@ -29,6 +29,7 @@ _X2x3 = np.arange(6, dtype="float32").reshape(2, 3) - 2
 _X3x3 = np.arange(9, dtype="float32").reshape(3, 3) - 4
 _X6 = np.arange(6, dtype="float32") - 2
 _NS = types.SimpleNamespace
+_Pair = collections.namedtuple("_Pair", "x y")
 
 # batch -> program name -> its calls (each a tuple of the program's arguments).
 RECOMPILE_CALLS = {
@@ -77,6 +78,10 @@ RECOMPILE_CALLS = {
         "rc12_bool_and_int_mixed": [(_X3, True), (_X3, 1), (_X3, 2), (_X3, True)],
         "rc12_deque_input": [(_X3, collections.deque([1, 2])), (_X3, collections.deque([1, 3])),
                              (_X3, collections.deque([1, 2, 3])), (_X3, collections.deque([1, 2]))],
+        "rc12_namedtuple_field_changes": [(_X3, _Pair(1, 2)), (_X3, _Pair(1, 3)), (_X3, _Pair(2.5, 2)),
+                                          (_X3, _Pair(1, 2))],
+        "rc12_tensor_in_list_shape_changes": [(_X3, [_X3]), (_X3, [_X3, _X3]), (_X3, [_X2x3]), (_X3, [_X3])],
+        "rc12_callable_arg_changes": [(_X3, abs), (_X3, abs), (_X3, len), (_X3, abs)],
         "rc12_dtype_of_input": [(_X3, _X3), (_X3, _X3.astype("float64")), (_X3, _X3)],
     },
 }
