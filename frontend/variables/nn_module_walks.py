@@ -55,13 +55,20 @@ def container_slice(tx, module_var, index):
 
 
 def container_made_here(tx, cls, args, kwargs, otherwise):
-    """`nn.Sequential(self.a, nn.ReLU(), b)` or `nn.ModuleList(mods)` of modules the frame holds: as Dynamo, the
-    container's init node, then the chain of those modules (a ModuleList: the tuple of them); `otherwise` makes
-    another class, or one made of constants (user_defined.py)."""
+    """`nn.Sequential(self.a, nn.ReLU(), b)`, `nn.ModuleList(mods)` or `nn.ModuleDict({...})` of modules the frame
+    holds: as Dynamo, the container's init node, then the chain of those modules (a ModuleList: the tuple of them; a
+    ModuleDict: a dict of them of its class); `otherwise` makes another class, or one made of constants
+    (user_defined.py)."""
     from .nn_module import NNModuleVariable  # (nn_module.py imports this module)
-    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList):
+    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList, minitorch2.nn.ModuleDict):
         return otherwise(tx, cls, args, kwargs)
     one = args[0].realize() if len(args) == 1 else None
+    if cls is minitorch2.nn.ModuleDict:  # ModuleDict({name: module, ...}): the dict of them
+        if not isinstance(one, DictVariable) or not all(isinstance(m.realize(), NNModuleVariable)
+                                                        for m in one.items.values()):
+            return otherwise(tx, cls, args, kwargs)
+        record_module_inits(tx, 1)
+        return DictVariable({k: m.realize() for k, m in one.items.items()}, cls=cls)  # (isinstance: a ModuleDict)
     if isinstance(one, DictVariable):  # Sequential(OrderedDict(name=module, ...))
         members = list(one.items.values())
     else:  # ModuleList([...]), or the modules themselves

@@ -111,9 +111,6 @@ KNOWN_DIFFS = {
         "rp12_module_buffer_update": "an nn.Module subclass defined and made in the frame with a buffer: ours breaks at "
                                      "__build_class__ and at the call making it (it holds a buffer); Dynamo breaks "
                                      "once: ours (2, 10, 3), Dynamo (2, 14, 1)",
-        "rp12_module_dict_iteration": "nn.ModuleDict({...}) of modules made in the frame: ours cannot make it (its "
-                                      "items are module trackers, not constants) and the frame runs eagerly; Dynamo "
-                                      "traces it: ours (0, 0, 1), Dynamo (1, 9, 0)",
     },
 }
 
