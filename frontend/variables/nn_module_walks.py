@@ -43,6 +43,11 @@ def walk(tx, module_var, name):
         ModuleWalkVariable(module_var, name)
 
 
+class ModuleTupleVariable(TupleVariable):
+    """A ModuleList made or sliced in the frame: the tuple of its modules, of ModuleList's class (isinstance holds)."""
+    python_cls = minitorch2.nn.ModuleList
+
+
 def container_slice(tx, module_var, index):
     """`layers[1:]` of a ModuleList (a tuple of its modules, iterated or indexed only) or a Sequential (called as the
     chain of its modules): Dynamo makes a new container of the same modules (its init node)."""
@@ -50,7 +55,7 @@ def container_slice(tx, module_var, index):
     if not isinstance(module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)):
         raise Unsupported(f"a slice of a {type(module).__name__}", "unsupported")
     record_module_inits(tx, 1)
-    sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
+    sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else ModuleTupleVariable
     return sliced(module_var.unpack_var_sequence(tx)[index])
 
 
@@ -77,7 +82,7 @@ def container_made_here(tx, cls, args, kwargs, otherwise):
     if not modules or not all(isinstance(m, NNModuleVariable) for m in modules):
         return otherwise(tx, cls, args, kwargs)
     record_module_inits(tx, 1)
-    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else TupleVariable)(modules)
+    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else ModuleTupleVariable)(modules)
 
 
 def inlined_call(module):
@@ -148,6 +153,7 @@ class ModuleWalkVariable(VariableTracker):
 
 class SequentialSliceVariable(TupleVariable):
     """`seq[a:b]`: the Sequential Dynamo makes of those modules; called, each module on the last one's output."""
+    python_cls = minitorch2.nn.Sequential
 
     def call_function(self, tx, args, kwargs):
         if len(args) != 1 or kwargs:
