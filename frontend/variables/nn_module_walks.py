@@ -43,7 +43,17 @@ def walk(tx, module_var, name):
         ModuleWalkVariable(module_var, name)
 
 
-class ModuleTupleVariable(TupleVariable):
+class _ContainerMadeHere(TupleVariable):
+    def getitem(self, tx, index):
+        """A slice of it: again a new container of its class (its init node, as Dynamo's); an index: that module."""
+        sliced = super().getitem(tx, index)
+        if isinstance(sliced, TupleVariable):
+            record_module_inits(tx, 1)
+            return type(self)(sliced.items)
+        return sliced
+
+
+class ModuleTupleVariable(_ContainerMadeHere):
     """A ModuleList made or sliced in the frame: the tuple of its modules, of ModuleList's class (isinstance holds)."""
     python_cls = minitorch2.nn.ModuleList
 
@@ -151,7 +161,7 @@ class ModuleWalkVariable(VariableTracker):
         return DictVariable(items, cls=collections.OrderedDict)
 
 
-class SequentialSliceVariable(TupleVariable):
+class SequentialSliceVariable(_ContainerMadeHere):
     """`seq[a:b]`: the Sequential Dynamo makes of those modules; called, each module on the last one's output."""
     python_cls = minitorch2.nn.Sequential
 
@@ -162,3 +172,4 @@ class SequentialSliceVariable(TupleVariable):
         for module in self.items:  # (each output named after Sequential.forward's local, as Dynamo inlines it)
             value = name_after_local(tx.output.graph, module.realize().call_function(tx, [value], {}), "input")
         return value
+

@@ -293,6 +293,15 @@ def rp12_module_dict_iteration(a, b):
     for name, mod in md.items():
         out = out + mod(a) * len(name)
     return out
+def rp12_module_containers_isinstance(a, b):
+    seq = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid())
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+    md = nn.ModuleDict({"r": nn.ReLU()})
+    out = seq(a) + seq[1:](b) + len(ml[1:])
+    for flag in (isinstance(seq, nn.Sequential), isinstance(ml, nn.ModuleList), isinstance(md, nn.ModuleDict),
+                 isinstance(ml, tuple), isinstance(md, dict), isinstance(seq[1:], nn.Sequential)):
+        out = out * 2 + flag
+    return out
 def rp12_requires_grad_in_frame(a, b):
     x = a.detach().clone().requires_grad_(True)
     y = (x * b).sum()
