@@ -37,7 +37,7 @@ def wrap_other(og, value, source):
         return wrap_comprehension_iterator(og, value, source)
     if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
         return wrap_tensor_keyed_dict(og, value, source)
-    if type(value) is collections.deque and source is not None:
+    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
         from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
         return wrap_input_deque(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
