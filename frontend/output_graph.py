@@ -46,9 +46,9 @@ GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
 def write_back(target, contents):
-    """A list, dict or set from outside the frame takes the contents the frame left it with (a side effect's replay)."""
+    """A list, deque, dict or set from outside the frame takes the contents the frame left it (a replayed change)."""
     target.clear()
-    (target.extend if isinstance(target, list) else target.update)(contents)
+    (target.update if isinstance(target, (dict, set)) else target.extend)(contents)
 
 
 class OutputGraph:

@@ -26,7 +26,7 @@ from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .size_builtins import size_builtin
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
-from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin, sentinel_iterator
+from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, DequeVariable, LibraryCallsMixin, sentinel_iterator
 from .user_defined import UserObjectVariable
 from .user_protocols import ProtocolCallsMixin, user_operator
 
@@ -161,7 +161,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it, the nodes named after
         the locals of Dynamo's polyfill (functools.reduce's `element` and `value`)."""
-        items = iterable.realize().items if isinstance(iterable.realize(), (ListVariable, TupleVariable)) else []
+        seq = iterable.realize()  # (a deque's items: the chain of adds below, as Dynamo's polyfill sums them)
+        items = seq.items if isinstance(seq, (ListVariable, TupleVariable)) and type(seq) is not DequeVariable else []
         if start is None and any(isinstance(i.realize(), SymNodeVariable) for i in items) and all(
                 i.realize().python_type() is int for i in items):  # sizes and ints: Dynamo's one torch.sym_sum node
             return sym_arithmetic(tx.output, minitorch2.sym_sum, [TupleVariable(items)])

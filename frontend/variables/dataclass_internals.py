@@ -9,6 +9,7 @@ constant (astuple's and asdict's leaves) is the constant itself. A torch.jit Scr
 it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it. An object whose class defines
 its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py).
 """
+import collections
 import dataclasses
 import inspect
 import types
@@ -36,6 +37,9 @@ def wrap_other(og, value, source):
         return wrap_comprehension_iterator(og, value, source)
     if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
         return wrap_tensor_keyed_dict(og, value, source)
+    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
+        from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
+        return wrap_input_deque(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
                           "it and cannot trace object.__getattribute__ there", "getattribute")

@@ -192,9 +192,16 @@ def input_grad(tx, var):
     return tx.output.wrap(real.grad, AttrSource(var.source, "grad"))
 
 
+# Tensor attributes answered from the (guarded) metadata, never recorded.
+METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout", "grad_fn", "is_sparse",
+                  "is_quantized", "__class__"}
+
+
 def metadata(tx, var, name):
-    """x.dtype, x.requires_grad, x.is_leaf...: the fake tensor's answer; Dynamo's graph also holds a read of is_leaf
-    (a getattr node, left unused), which its op count counts."""
+    """x.dtype, x.requires_grad, x.is_leaf...: the fake tensor's answer (x.__class__: the tracker's type, as type(x)
+    answers); Dynamo's graph also holds a read of is_leaf (a getattr node, left unused), which its op count counts."""
+    if name == "__class__":
+        return tx.output.wrap(var.python_type(), None)
     if name == "is_leaf":
         tx.output.create_node("call_function", getattr, (tx.output.as_arg(var), name), {})
     if name == "grad_fn" and var.example_value.grad_fn is not None:  # (None, a tensor no gradient flows to, folds)
@@ -259,11 +266,10 @@ def _folded(fn):
     """torch.numel(t), is_floating_point(t), is_complex(t): the tensor's own method (its metadata, a constant or a
     size symbol); torch.promote_types of dtypes: called now. Other arguments: recorded."""
     def form(tx, args, kwargs):
-        if kwargs or not args:
-            return None
-        if isinstance(args[0], tensor.TensorVariable) and len(args) == 1:
+        args = [*args, *kwargs.values()] if set(kwargs) <= {"input"} else []  # (input=x: the tensor by keyword)
+        if len(args) == 1 and isinstance(args[0], tensor.TensorVariable):
             return args[0].call_method(tx, fn.__name__, [], {})
-        if all(a.is_python_constant() for a in args):
+        if args and all(a.is_python_constant() for a in args):
             return ConstantVariable(fn(*(a.as_python_constant() for a in args)))
         return None
     return form

@@ -43,6 +43,21 @@ def walk(tx, module_var, name):
         ModuleWalkVariable(module_var, name)
 
 
+class _ContainerMadeHere(TupleVariable):
+    def getitem(self, tx, index):
+        """A slice of it: again a new container of its class (its init node, as Dynamo's); an index: that module."""
+        sliced = super().getitem(tx, index)
+        if isinstance(sliced, TupleVariable):
+            record_module_inits(tx, 1)
+            return type(self)(sliced.items)
+        return sliced
+
+
+class ModuleTupleVariable(_ContainerMadeHere):
+    """A ModuleList made or sliced in the frame: the tuple of its modules, of ModuleList's class (isinstance holds)."""
+    python_cls = minitorch2.nn.ModuleList
+
+
 def container_slice(tx, module_var, index):
     """`layers[1:]` of a ModuleList (a tuple of its modules, iterated or indexed only) or a Sequential (called as the
     chain of its modules): Dynamo makes a new container of the same modules (its init node)."""
@@ -50,18 +65,25 @@ def container_slice(tx, module_var, index):
     if not isinstance(module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)):
         raise Unsupported(f"a slice of a {type(module).__name__}", "unsupported")
     record_module_inits(tx, 1)
-    sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
+    sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else ModuleTupleVariable
     return sliced(module_var.unpack_var_sequence(tx)[index])
 
 
 def container_made_here(tx, cls, args, kwargs, otherwise):
-    """`nn.Sequential(self.a, nn.ReLU(), b)` or `nn.ModuleList(mods)` of modules the frame holds: as Dynamo, the
-    container's init node, then the chain of those modules (a ModuleList: the tuple of them); `otherwise` makes
-    another class, or one made of constants (user_defined.py)."""
+    """`nn.Sequential(self.a, nn.ReLU(), b)`, `nn.ModuleList(mods)` or `nn.ModuleDict({...})` of modules the frame
+    holds: as Dynamo, the container's init node, then the chain of those modules (a ModuleList: the tuple of them; a
+    ModuleDict: a dict of them of its class); `otherwise` makes another class, or one made of constants
+    (user_defined.py)."""
     from .nn_module import NNModuleVariable  # (nn_module.py imports this module)
-    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList):
+    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList, minitorch2.nn.ModuleDict):
         return otherwise(tx, cls, args, kwargs)
     one = args[0].realize() if len(args) == 1 else None
+    if cls is minitorch2.nn.ModuleDict:  # ModuleDict({name: module, ...}): the dict of them
+        if not isinstance(one, DictVariable) or not all(isinstance(m.realize(), NNModuleVariable)
+                                                        for m in one.items.values()):
+            return otherwise(tx, cls, args, kwargs)
+        record_module_inits(tx, 1)
+        return DictVariable({k: m.realize() for k, m in one.items.items()}, cls=cls)  # (isinstance: a ModuleDict)
     if isinstance(one, DictVariable):  # Sequential(OrderedDict(name=module, ...))
         members = list(one.items.values())
     else:  # ModuleList([...]), or the modules themselves
@@ -70,7 +92,7 @@ def container_made_here(tx, cls, args, kwargs, otherwise):
     if not modules or not all(isinstance(m, NNModuleVariable) for m in modules):
         return otherwise(tx, cls, args, kwargs)
     record_module_inits(tx, 1)
-    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else TupleVariable)(modules)
+    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else ModuleTupleVariable)(modules)
 
 
 def inlined_call(module):
@@ -139,8 +161,9 @@ class ModuleWalkVariable(VariableTracker):
         return DictVariable(items, cls=collections.OrderedDict)
 
 
-class SequentialSliceVariable(TupleVariable):
+class SequentialSliceVariable(_ContainerMadeHere):
     """`seq[a:b]`: the Sequential Dynamo makes of those modules; called, each module on the last one's output."""
+    python_cls = minitorch2.nn.Sequential
 
     def call_function(self, tx, args, kwargs):
         if len(args) != 1 or kwargs:
@@ -149,3 +172,4 @@ class SequentialSliceVariable(TupleVariable):
         for module in self.items:  # (each output named after Sequential.forward's local, as Dynamo inlines it)
             value = name_after_local(tx.output.graph, module.realize().call_function(tx, [value], {}), "input")
         return value
+

@@ -13,6 +13,7 @@ BuiltinVariable.call_function before its other rules:
 
 None where no rule applies: a builtin of a plain value folds, pinning the size where it needs a number.
 """
+import collections
 import math
 import operator
 
@@ -38,7 +39,9 @@ def _sizes_and_ints(items):
 
 def size_builtin(tx, fn, args, kwargs):
     n = args[0].realize() if len(args) in (1, 2) and not kwargs else None
-    if fn is sum and len(args) == 1 and isinstance(n, BaseListVariable) and _sizes_and_ints(n.items):
+    # (not a deque's items: Dynamo's polyfill adds those one by one)
+    listed = isinstance(n, BaseListVariable) and n.python_type() is not collections.deque
+    if fn is sum and len(args) == 1 and listed and _sizes_and_ints(n.items):
         return sym_arithmetic(tx.output, minitorch2.sym_sum, [TupleVariable(n.items)])  # one node, as Dynamo's
     if not isinstance(n, SymNodeVariable) or n.python_type() is bool:
         return None

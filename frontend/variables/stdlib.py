@@ -307,12 +307,26 @@ class DequeVariable(ListVariable):
         if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
                 name.startswith("pop") and not self.items):
             return super().call_method(tx, name, args, kwargs)
+        if self.source is not None:  # a deque from outside: its final items are written back after the graph
+            tx.output.note_mutation(self)
         operands = [] if name in ("pop", "popleft", "clear") else [
             args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
         real = collections.deque(self.items, self.maxlen)
         result = getattr(real, name)(*operands)
         self.items = list(real)
         return ConstantVariable(None) if result is None else result
+
+
+def wrap_input_deque(og, value, source):
+    """A deque from outside the frame (an argument, a resume function's local), as Dynamo's builder takes it: guarded
+    by type, length and maxlen, its items wrapped at first use as a list's are."""
+    from .builder import _item  # (a cycle: the builder reaches this module through dataclass_internals.wrap_other)
+    og.guards.add(guards.type_guard(source, value), type(value))
+    og.guards.add(guards.length_guard(source, value))
+    og.guards.add(guards.constant_guard(AttrSource(source, "maxlen"), value.maxlen))
+    deque = DequeVariable([_item(og, v, source, i) for i, v in enumerate(value)], value.maxlen)
+    deque.source = source
+    return deque
 
 
 class ChainMapVariable(DictVariable):

@@ -20,10 +20,9 @@ from .exceptions import raise_observed
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 from .sym_node import SymNodeVariable
 
-# Tensor methods and attributes answered from the (guarded) metadata, never recorded.
+# Tensor methods answered from the (guarded) metadata, never recorded (attributes: dynamo_forms.METADATA_ATTRS).
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
                     "is_complex", "element_size", "get_device", "__len__"}
-METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout", "grad_fn"}
 GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
 DATA_DEPENDENT = {"item", "tolist", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
 # Change a tensor's shape in place: traced on an intermediate, a break on a graph input (its caller sees the change)
@@ -50,7 +49,7 @@ class TensorVariable(VariableTracker):
         if name == "shape":
             size, reads = dynamo_forms.record_size_items(tx.output, self)
             return SizeVariable([tx.output.size_variable(self, d, reads[d]) for d in range(fake.dim())], proxy=size)
-        if name in METADATA_ATTRS:  # folded (is_leaf's read also a node of Dynamo's: dynamo_forms.py)
+        if name in dynamo_forms.METADATA_ATTRS:  # folded (is_leaf's read also a node of Dynamo's)
             return dynamo_forms.metadata(tx, self, name)
         if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
             return dynamo_forms.input_grad(tx, self)

@@ -7,7 +7,7 @@ small reverse-mode tape written in Python over tensors: variables, recorded clos
 test_tuple.py and test_iter.py (tuple methods, iter/next, itertools over tensors and ints).
 
 Our own programs, not copies of the earlier batches nor of pytorch's tests. Each PORTED program is a function of
-two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_10.py runs it under torch.compile and minitorch2.compile
+two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile
 with a CompileCounter and compares values, frame_count, op_count and the graph-break count. The batch goes on in
 corpus_dynamo_tests_ported_10b.py (modules, model outputs, autograd.Function, misc, repros, the dynamic=True programs
 and the recompile programs). The names given to exec are `torch`, `nn`, `F` and `dynamo`.

@@ -5,7 +5,7 @@ test_model_output.py (dataclasses with defaults and fields(), namedtuples as res
 test_repros.py (small shapes of code users hit), DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on
 inputs whose length changes between calls) and RECOMPILE_SRC (test_recompiles.py and test_guard_manager.py: guards
 on Python values, object attributes and containers that change between calls). The calls are in
-test_dynamo_tests_ported_10.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
+test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''

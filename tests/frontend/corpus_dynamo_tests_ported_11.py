@@ -10,7 +10,7 @@ and classmethod, string methods, functools.wraps, torch.utils.checkpoint and aut
 generator.send, contextlib.ExitStack).
 
 Our own programs, not copies of the earlier batches nor of pytorch's tests. Each PORTED program is a function of
-two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_11.py runs it under torch.compile and minitorch2.compile
+two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile
 with a CompileCounter and compares values, frame_count, op_count and the graph-break count. The batch goes on in
 corpus_dynamo_tests_ported_11b.py. The names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """

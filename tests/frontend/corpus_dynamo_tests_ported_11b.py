@@ -7,7 +7,7 @@ test_decorators.py (disable and graph_break placed inside helpers), user protoco
 properties), match statements and the walrus operator, DYNAMIC_SRC (test_dynamic_shapes: programs run
 with dynamic=True on inputs whose length changes between calls) and RECOMPILE_SRC (test_recompiles.py and
 test_guard_manager.py: guards on Python values, containers and attributes that change between calls). The calls are
-in test_dynamo_tests_ported_11.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
+in test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''

@@ -8,7 +8,7 @@ algebra, frozensets, set methods and updates) and test_autograd_function.py (aut
 ctx.save_for_backward, needs_input_grad, non-tensor arguments, applied in the frame).
 
 Our own programs, not copies of the earlier batches nor of pytorch's tests. Each PORTED program is a function of
-two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_9.py runs it under torch.compile and minitorch2.compile
+two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile
 with a CompileCounter and compares values, frame_count, op_count and the graph-break count. The batch goes on in
 corpus_dynamo_tests_ported_9b.py (functions, misc, repros, the dynamic=True programs and the recompile programs).
 The names given to exec are `torch`, `nn`, `F` and `dynamo`.

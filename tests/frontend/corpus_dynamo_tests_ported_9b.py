@@ -5,7 +5,7 @@ dim checks, module calls), test_model_output.py (dataclasses and namedtuples mad
 test_generator.py and test_exceptions.py (close() and finally, generators raising into loops), DYNAMIC_SRC
 (test_dynamic_shapes: test_misc's and test_functions' kind of program run with dynamic=True on inputs whose length
 changes between calls) and RECOMPILE_SRC (test_recompiles.py: guards on Python values that change between calls).
-The calls are in test_dynamo_tests_ported_9.py. Our own programs; the names given to exec are `torch`, `nn`, `F`
+The calls are in test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F`
 and `dynamo`.
 """
 

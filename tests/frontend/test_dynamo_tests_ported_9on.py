@@ -1,0 +1,178 @@
+"""The programs of batches 9 on (corpus_dynamo_tests_ported_<n>.py and _<n>b.py) against Dynamo 2.13.
+
+The same checks as the earlier runners (whose helpers this reuses), one test per (batch, program): each PORTED
+program runs compiled twice (the second call a cache hit) on two (3,) float inputs under torch.compile and
+minitorch2.compile with a CompileCounter; values and (frames, ops, breaks) must be Dynamo's, and the compiled value
+minitorch2's own eager one. Each DYNAMIC program runs compiled with dynamic=True on inputs of lengths 3, 5, 3 and 8
+(test_dynamic_shapes' way of running test_misc): the counts after them (how often a length still recompiles) and
+every value must be Dynamo's. Each RECOMPILE program runs its sequence of calls from RECOMPILE_CALLS (Python values,
+containers, attributes, globals and tensor layouts that change between calls). KNOWN_DIFFS names each program that
+still differs, with the difference (strict xfail).
+"""
+import collections
+import importlib
+import types
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch2
+from frontend.testing import CompileCounter
+
+from .test_dynamo_counts import ARRAYS, _assert_close
+from .test_dynamo_tests_ported import (_clear_counters, _breaks, build_batch, check_against_dynamo,
+                                       check_batch_is_whole, check_recompiles_against_dynamo)
+
+_X3 = ARRAYS[0]
+_X2x3 = np.arange(6, dtype="float32").reshape(2, 3) - 2
+_X3x3 = np.arange(9, dtype="float32").reshape(3, 3) - 4
+_X6 = np.arange(6, dtype="float32") - 2
+_NS = types.SimpleNamespace
+_Pair = collections.namedtuple("_Pair", "x y")
+
+# batch -> program name -> its calls (each a tuple of the program's arguments).
+RECOMPILE_CALLS = {
+    9: {
+        "rc9_bool_from_kwargs": [(_X3, True), (_X3, False), (_X3, True)],
+        "rc9_list_length_changes": [(_X3, [1]), (_X3, [1, 2]), (_X3, [3, 4]), (_X3, [1, 2, 3])],
+        "rc9_attribute_value_changes": [(_X3, _NS(k=2)), (_X3, _NS(k=3)), (_X3, _NS(k=2))],
+        "rc9_dtype_changes": [(_X3, "float32"), (_X3, "float64"), (_X3, "float32")],
+        "rc9_nested_tuple_structure": [(_X3, (1, (2,))), (_X3, (1, (3,))), (_X3, (2, (3,)))],
+        "rc9_global_int_changes": [(_X3, 1), (_X3, 2), (_X3, 2)],
+    },
+    10: {
+        "rc10_float_arg_changes": [(_X3, 0.5), (_X3, 1.5), (_X3, 0.5), (_X3, 2.5)],
+        "rc10_string_key_selects": [(_X3, "sin"), (_X3, "cos"), (_X3, "sin")],
+        "rc10_tuple_length_changes": [(_X3, (1,)), (_X3, (1, 2)), (_X3, (3, 4)), (_X3, ())],
+        "rc10_dict_value_changes": [(_X3, {"k": 1}), (_X3, {"k": 2}), (_X3, {"k": 1})],
+        "rc10_none_or_int": [(_X3, None), (_X3, 2), (_X3, 3), (_X3, None)],
+        "rc10_object_attribute_mutated": [(_X3, _NS(k=1)), (_X3, _NS(k=1)), (_X3, _NS(k=4))],
+        "rc10_global_dict_read": [(_X3, 1), (_X3, 2), (_X3, 1)],
+        "rc10_shape_rank_changes": [(_X3, 2), (_X2x3, 2), (_X2x3[0], 2), (_X2x3[:, :2], 2)],
+    },
+    11: {
+        "rc11_int_changes_each_call": [(_X3, 1), (_X3, 2), (_X3, 3), (_X3, 2)],
+        "rc11_list_contents_change": [(_X3, [1, 2]), (_X3, [1, 3]), (_X3, [1, 2]), (_X3, [1, 2, 3])],
+        "rc11_set_size_changes": [(_X3, {1}), (_X3, {2}), (_X3, {1, 2})],
+        "rc11_dict_keys_change": [(_X3, {"p": 1}), (_X3, {"q": 1}), (_X3, {"p": 1, "q": 2})],
+        "rc11_object_attr_type_changes": [(_X3, _NS(k=2)), (_X3, _NS(k=2.5)), (_X3, _NS(k=2))],
+        "rc11_bool_then_none": [(_X3, True), (_X3, False), (_X3, None), (_X3, True)],
+        "rc11_global_table_written": [(_X3, 1), (_X3, 1), (_X3, 2)],
+        "rc11_contiguous_vs_transposed": [(_X3x3, 2), (_X3x3.T.copy(), 2), (_X3x3, 3)],
+        "rc11_float_then_int": [(_X3, 0.5), (_X3, 1.5), (_X3, 2), (_X3, 2.5), (_X3, 3)],
+        "rc11_string_in_tuple": [(_X3, ("a", 1)), (_X3, ("b", 1)), (_X3, ("a", 2)), (_X3, ("a", 3))],
+        "rc11_int_used_as_slice_end": [(_X3, 1), (_X3, 2), (_X3, 3), (_X3, 2)],
+        "rc11_int_as_range_bound": [(_X3, 1), (_X3, 2), (_X3, 3)],
+        "rc11_int_in_reshape": [(_X6, 1), (_X6, 2), (_X6, 3), (_X6, 6)],
+    },
+    12: {
+        "rc12_float_constant_in_branch": [(_X3, 0.5), (_X3, 1.5), (_X3, 2.5), (_X3, 0.5)],
+        "rc12_list_of_strings": [(_X3, ["a"]), (_X3, ["bb"]), (_X3, ["a", "b"])],
+        "rc12_tuple_of_floats": [(_X3, (1.0, 2.0)), (_X3, (1.0, 3.0)), (_X3, (1.0, 2.0))],
+        "rc12_none_or_tensor": [(_X3, None), (_X3, _X3), (_X3, None)],
+        "rc12_dict_key_presence": [(_X3, {"s": 2}), (_X3, {"t": 2}), (_X3, {"s": 3})],
+        "rc12_string_compare": [(_X3, "train"), (_X3, "eval"), (_X3, "train")],
+        "rc12_nested_list_sizes": [(_X3, [[1], [2, 3]]), (_X3, [[1], [2, 4]]), (_X3, [[1, 2]])],
+        "rc12_global_state_written": [(_X3, 1), (_X3, 1), (_X3, 2)],
+        "rc12_bool_and_int_mixed": [(_X3, True), (_X3, 1), (_X3, 2), (_X3, True)],
+        "rc12_deque_input": [(_X3, collections.deque([1, 2])), (_X3, collections.deque([1, 3])),
+                             (_X3, collections.deque([1, 2, 3])), (_X3, collections.deque([1, 2]))],
+        "rc12_namedtuple_field_changes": [(_X3, _Pair(1, 2)), (_X3, _Pair(1, 3)), (_X3, _Pair(2.5, 2)),
+                                          (_X3, _Pair(1, 2))],
+        "rc12_tensor_in_list_shape_changes": [(_X3, [_X3]), (_X3, [_X3, _X3]), (_X3, [_X2x3]), (_X3, [_X3])],
+        "rc12_callable_arg_changes": [(_X3, abs), (_X3, abs), (_X3, len), (_X3, abs)],
+        "rc12_dtype_of_input": [(_X3, _X3), (_X3, _X3.astype("float64")), (_X3, _X3)],
+    },
+}
+
+# batch -> program name -> how its counts or values still differ from Dynamo's.
+KNOWN_DIFFS = {
+    9: {},
+    10: {},
+    11: {
+        "dy11_float_of_size_in_math": "math.log(float(a.shape[0])) with dynamic=True: Dynamo records torch.sym_float "
+                                      "and math.log of the size as graph nodes before the size is specialized; ours "
+                                      "folds them (2 ops a graph, not 4): ours (3, 6, 0), Dynamo (3, 12, 0)",
+        "ms11_set_of_tensors": "a set literal of tensors {a, b, a}: Dynamo keys its items by identity and takes len() "
+                               "in the graph; ours breaks at BUILD_SET (a tensor is no constant key) and again at "
+                               "len(): ours (1, 2, 2), Dynamo (1, 2, 0)",
+        "ms11_cmath_sqrt": "cmath.sqrt(-4) of constants: Dynamo does not trace cmath's builtins and breaks there; ours "
+                           "folds the call: ours (1, 2, 0), Dynamo (1, 2, 1)",
+    },
+    12: {
+        "fn12_deque_maxlen_after_break": "a deque(maxlen=3) reaching the frame after a break (deque.rotate): Dynamo's "
+                                         "builder drops its maxlen, so its append keeps 3 items where eager keeps 2 "
+                                         "(Dynamo's value is not eager's); ours guards maxlen and gives eager's value",
+        "rp12_contextmanager_generator": "@contextlib.contextmanager applied in the frame: functools.update_wrapper "
+                                         "reads __module__ of the nested function (ours: a break) and setattr()s it; "
+                                         "Dynamo traces the wraps and the generator's context manager: ours (2, 6, 1), "
+                                         "Dynamo (1, 3, 0)",
+        "rp12_module_buffer_update": "an nn.Module subclass defined and made in the frame with a buffer: ours breaks "
+                                     "at __build_class__ and at the call making it (it holds a buffer); Dynamo "
+                                     "breaks once: ours (2, 10, 3), Dynamo (2, 14, 1)",
+    },
+}
+
+
+def _load(batch):
+    """Batch -> (PORTED, DYNAMIC, RECOMPILED): each (names, torch namespace, minitorch2 namespace)."""
+    first = importlib.import_module(f"{__package__}.corpus_dynamo_tests_ported_{batch}")
+    second = importlib.import_module(f"{__package__}.corpus_dynamo_tests_ported_{batch}b")
+    return (build_batch(first.PORTED_SRC, second.PORTED_SRC), build_batch(second.DYNAMIC_SRC),
+            build_batch(second.RECOMPILE_SRC))
+
+
+BATCHES = {batch: _load(batch) for batch in RECOMPILE_CALLS}
+
+
+def _params(kind):
+    """(batch, name) parameters of one kind (0 ported, 1 dynamic, 2 recompiled), known differences strict xfails."""
+    out = []
+    for batch, loaded in BATCHES.items():
+        for name in loaded[kind][0]:
+            reason = KNOWN_DIFFS[batch].get(name)
+            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            out.append(pytest.param(batch, name, id=f"{batch}-{name}", marks=marks))
+    return out
+
+
+DYNAMIC_LENGTHS = (3, 5, 3, 8)
+
+
+def _dynamic_run(lib, fn):
+    _clear_counters(lib)
+    counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+    compiled = lib.compile(fn, backend=counter, dynamic=True)
+    outputs = []
+    for n in DYNAMIC_LENGTHS:
+        a, b = (np.random.default_rng(seed + n).standard_normal(n).astype("float32") for seed in (1, 2))
+        outputs.append(compiled(lib.tensor(a), lib.tensor(b)).detach().numpy())
+    return (counter.frame_count, counter.op_count, _breaks(lib)), outputs
+
+
+@pytest.mark.parametrize("batch,name", _params(0))
+def test_counts_breaks_and_values_match_dynamo(batch, name):
+    _, torch_ns, mt_ns = BATCHES[batch][0]
+    check_against_dynamo(torch_ns[name], mt_ns[name])
+
+
+@pytest.mark.parametrize("batch,name", _params(1))
+def test_dynamic_true_counts_and_values_match_dynamo(batch, name):
+    _, torch_ns, mt_ns = BATCHES[batch][1]
+    theirs_counts, theirs = _dynamic_run(torch, torch_ns[name])
+    ours_counts, ours = _dynamic_run(minitorch2, mt_ns[name])
+    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
+    _assert_close(ours, theirs)
+
+
+@pytest.mark.parametrize("batch,name", _params(2))
+def test_recompiles_match_dynamo(batch, name):
+    _, torch_ns, mt_ns = BATCHES[batch][2]
+    check_recompiles_against_dynamo(torch_ns[name], mt_ns[name], RECOMPILE_CALLS[batch][name])
+
+
+@pytest.mark.parametrize("batch", list(BATCHES))
+def test_enough_programs_every_recompile_has_calls_and_known_diffs_name_programs(batch):
+    ported, dynamic, recompiled = (names for names, _, _ in BATCHES[batch])
+    check_batch_is_whole(ported + dynamic, recompiled, RECOMPILE_CALLS[batch], KNOWN_DIFFS[batch], at_least=150)
