@@ -233,11 +233,15 @@ def out_needs_dim(name):
 # ---- the refusals of torch's Python bindings of two functions whose overloads the parser alone does not pick
 
 def check_clamp_bounds(name, min, max):
-    """clamp's bounds: both numbers (a 0-d tensor reads as one), or both tensors."""
-    if any(isinstance(a, Tensor) and a.dim() and b is not None and not isinstance(b, Tensor)
-           for a, b in ((min, max), (max, min))):
-        raise TypeError(f"{name}() received an invalid combination of arguments - got ({type(min).__name__}, "
-                        f"{type(max).__name__}), but expected one of: (bounds both numbers, or both tensors)")
+    """clamp's bounds: both numbers, or both tensors (or one, the other None); a 0-d tensor beside a number reads as
+    its number (the Scalar overload: clamp(int_tensor, 0, tensor(1.5)) is float32)."""
+    for a, b in ((min, max), (max, min)):
+        if isinstance(a, Tensor) and b is not None and not isinstance(b, Tensor):
+            if a.dim():
+                raise TypeError(f"{name}() received an invalid combination of arguments - got ({type(min).__name__}, "
+                                f"{type(max).__name__}), but expected one of: (bounds both numbers, or both tensors)")
+            return (a.item(), b) if a is min else (b, a.item())
+    return min, max
 
 
 def check_isclose(input, other, rtol, atol):

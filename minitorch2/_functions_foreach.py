@@ -7,7 +7,9 @@ operand is a Python number, a tensor, or a list (of tensors or numbers) paired w
 """
 from . import _functions
 from .linalg import vector_norm
+from ._tensor import Tensor
 
+_CLAMP_OF = {"maximum": "clamp_min", "minimum": "clamp_max"}
 _BINARY = ("add", "sub", "mul", "div", "maximum", "minimum", "pow", "clamp_min", "clamp_max")
 _UNARY = ("sqrt", "neg", "abs", "exp", "log", "sign", "reciprocal", "sigmoid", "tanh", "zero")
 
@@ -36,7 +38,10 @@ def _binary(name, inplace):
 
 
 def _apply(t, method, name, other, **kwargs):
-    """t.method(other); an in-place form Tensor has no method for (maximum_, minimum_): computed, then copied in."""
+    """t.method(other); an in-place form Tensor has no method for (maximum_, minimum_): computed, then copied in.
+    A number for maximum / minimum is a clamp_min / clamp_max bound (the Scalar overloads torch's foreach ops have)."""
+    if name in ("maximum", "minimum") and not isinstance(other, Tensor):
+        method, name = method.replace(name, _CLAMP_OF[name]), _CLAMP_OF[name]
     if hasattr(t, method):
         return getattr(t, method)(other, **kwargs)
     return t.copy_(getattr(t, name)(other, **kwargs))

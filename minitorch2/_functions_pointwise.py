@@ -112,7 +112,7 @@ def round(input, *, decimals=0):
 
 @out_variant(SAME)
 def clamp(input, min=None, max=None):
-    check_clamp_bounds("clamp", min, max)
+    min, max = check_clamp_bounds("clamp", min, max)
     return (aten.clamp.Tensor if _t(min) or _t(max) else aten.clamp.default)(input, min, max)
 
 

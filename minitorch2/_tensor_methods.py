@@ -87,7 +87,7 @@ def _inplace_methods():
         return (aten.lerp_.Tensor if isinstance(weight, Tensor) else aten.lerp_.Scalar)(self, end, weight)
 
     def clamp_(self, min=None, max=None):
-        check_clamp_bounds("clamp_", min, max)
+        min, max = check_clamp_bounds("clamp_", min, max)
         return (aten.clamp_.Tensor if isinstance(min, Tensor) or isinstance(max, Tensor) else aten.clamp_.default)(
             self, min, max)
 
