@@ -14,7 +14,7 @@ from . import _dtype, _functions_common, _functions_complex, _functions_extra, _
 from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
-from ._arg_parser import check_clamp_bounds
+from ._arg_parser import ArgumentChecks, check_clamp_bounds
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
@@ -62,7 +62,15 @@ def _methods_from_rows():
 
 
 def _method_of(overload):
+    """Tensor.<name>: the op with self first; a Python number for a Tensor argument refused as torch's binding
+    does, but where the op has a Scalar overload (x.add_(2))."""
+    packets = {getattr(aten, name, None) for name in (overload._opname, overload._opname.rstrip("_"))} - {None}
+    scalar_form = any("Scalar" in name for packet in packets for name in packet.overloads())
+    strict = None if scalar_form else ArgumentChecks(overload._schema, numbers_as_tensors=False)
+
     def method(self, *args, **kwargs):
+        if strict and any(isinstance(a, (bool, int, float, complex)) for a in (*args, *kwargs.values())):
+            strict.check(overload, (self, *args), kwargs)
         return overload(self, *args, **kwargs)
 
     method.__name__ = overload._opname

@@ -36,6 +36,14 @@ def test_a_number_for_a_tensor_argument_is_refused_as_torch(name, number):
     assert outcome(minitorch2, call) == outcome(torch, call) == "TypeError"
 
 
+@pytest.mark.parametrize("name", ["fmax", "fmin", "hypot", "hypot_", "logaddexp", "logaddexp2", "nextafter",
+                                  "nextafter_", "atan2_", "igamma_", "maximum", "add_", "mul_", "sub_", "pow_"])
+def test_tensor_methods_take_a_number_where_torchs_do(name):
+    def call(lib):
+        return getattr(lib.tensor([1.0, 2.0]), name)(2)
+    assert outcome(minitorch2, call) == outcome(torch, call)
+
+
 @pytest.mark.parametrize("call", [
     lambda L: L.addcmul(L.ones(2), L.ones(2), 2.0), lambda L: L.addcdiv(L.ones(2), 3, L.ones(2)),
     lambda L: L.maximum(2.0, L.ones(2)), lambda L: L.isclose(L.ones(2), 1.0),
