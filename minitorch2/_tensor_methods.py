@@ -207,9 +207,9 @@ def _apply_basic(self, index, keep_slices=False):
             dim += 1
         elif item is Ellipsis:
             dim += self.dim() - n_real
-        elif isinstance(item, bool):
-            result = aten.unsqueeze.default(result, dim)
-            advanced.append((dim, make_tensor([item])))
+        elif isinstance(item, bool) or isinstance(item, Tensor) and item.dim() == 0 and item.dtype is _dtype.bool_:
+            result = aten.unsqueeze.default(result, dim)  # (then indexed by [0] or by nothing, as ATen's)
+            advanced.append((dim, make_tensor([0] if item else [], dtype=_dtype.int64)))
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int

@@ -103,7 +103,7 @@ def subscripts(draw):
             length = draw(st.integers(0, 3))
             items.append((kind, draw(st.lists(st.integers(-size, size), min_size=length, max_size=length))))
         else:
-            rank = draw(st.integers(1, 2))
+            rank = draw(st.integers(0, 2))  # (a 0-d mask adds a dim of size 1 or 0)
             dims = shape[dim:dim + rank] + [1] * max(0, dim + rank - len(shape))
             cells = int(np.prod(dims))
             items.append(("mask", dims, draw(st.lists(st.booleans(), min_size=cells, max_size=cells))))
