@@ -391,8 +391,13 @@ _COMPARISONS = {np.greater: operator.gt, np.less: operator.lt, np.equal: operato
                 np.greater_equal: operator.ge, np.less_equal: operator.le}
 
 # numpy callable -> its row. np.abs is np.absolute, np.divide np.true_divide: one row each, named as numpy names them.
+# torch functions whose every operand is a Tensor (a Python number is refused): numbers made tensors first
+_TENSORS_ONLY = {minitorch2.atan2, minitorch2.hypot, minitorch2.logaddexp, minitorch2.fmax, minitorch2.fmin,
+                 minitorch2.logical_and, minitorch2.logical_or, minitorch2.logical_xor}
+
 ROWS = {
-    **{fn: Row(fn.__name__, elementwise(torch_fn)) for fn, torch_fn in _UFUNCS.items()},
+    **{fn: Row(fn.__name__, elementwise(torch_fn, all_tensors=torch_fn in _TENSORS_ONLY))
+       for fn, torch_fn in _UFUNCS.items()},
     **{fn: Row(fn.__name__, elementwise(torch_fn, compare=True)) for fn, torch_fn in _COMPARISONS.items()},
     np.maximum: Row("maximum", elementwise(minitorch2.maximum, all_tensors=True)),
     np.minimum: Row("minimum", elementwise(minitorch2.minimum, all_tensors=True)),
@@ -421,7 +426,8 @@ ROWS = {
     np.array: Row("array", _array),
     np.asarray: Row("asarray", _array),
     NP_ASTYPE: Row("astype", _astype),
-    **{fn: Row(fn.__name__, elementwise(torch_fn, compare=True)) for fn, torch_fn in _PREDICATES.items()},
+    **{fn: Row(fn.__name__, elementwise(torch_fn, compare=True, all_tensors=torch_fn in _TENSORS_ONLY))
+       for fn, torch_fn in _PREDICATES.items()},
     **{fn: Row(fn.__name__, elementwise(_integers_kept(torch_fn))) for fn, torch_fn in
        ((np.floor, minitorch2.floor), (np.ceil, minitorch2.ceil), (np.trunc, minitorch2.trunc))},
     np.cumsum: Row("cumsum", _scan(minitorch2.cumsum)),
