@@ -27,7 +27,8 @@ def check_indices(self, indices, values=None):
                         f"The shape of the mask [{', '.join(map(str, idx.shape))}] at index {k} does not match the "
                         f"shape of the indexed tensor [{', '.join(map(str, self.shape))}] at index {dim + k}"
                     )
-            longs += [(column, 1 + column.max(initial=0)) for column in np.nonzero(np.atleast_1d(idx._np.astype(bool)))]
+            columns = np.nonzero(np.atleast_1d(idx._np.astype(bool)))  # (a 0-d mask: one dim of size 1 or 0)
+            longs += [(column, 1 + column.max(initial=0)) for column in columns]
             dim += idx.dim()
         else:
             check_index_dtype(idx)
