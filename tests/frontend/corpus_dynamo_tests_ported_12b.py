@@ -100,14 +100,6 @@ def ex12_else_branch(a, b):
     else:
         c = c * 2
     return c
-def ex12_nested_reraise(a, b):
-    try:
-        try:
-            raise KeyError("k")
-        except KeyError:
-            raise ValueError("v")
-    except ValueError:
-        return a * 3 + b
 def ex12_assert_passes(a, b):
     assert a.shape == b.shape, "shapes differ"
     return a + b
