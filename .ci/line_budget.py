@@ -72,6 +72,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/tie_order.py",
         # an advanced index's checks in ATen's order and words (masks' shapes, broadcasting, bounds in loop order)
         "minitorch2/_aten/index_checks.py",
+        # a kernel's Scalar arguments converted and checked into its computation type, as ATen's read them
+        "minitorch2/_aten/scalar_arguments.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
         # random ops in inductor-compiled graphs as torch.compile's: per-graph seeds and Philox4x32-10 values

@@ -71,7 +71,7 @@ class ArgumentChecks:
             accepted = self.accepted[i]
             if accepted is not None and not isinstance(value, accepted):
                 _refuse(op, self.positional[i], i, value)
-            if type(value) is int:
+            if type(value) is int and _kind(self.positional[i].type)[0] != "float":  # (a double takes any int)
                 _dtype.unpack_int(value)
             if isinstance(value, SymFloat) and _kind(self.positional[i].type)[0] == "float" and value.node.hint is not None:
                 raise _Convertible(i, float(value))  # the parser reads a double: the SymFloat is pinned (guarded)
@@ -82,7 +82,7 @@ class ArgumentChecks:
             accepted = arg and _accepted_types(arg, False)
             if accepted is not None and not isinstance(value, accepted):
                 _refuse(op, arg, key, value)
-            if type(value) is int:
+            if type(value) is int and not (arg and _kind(arg.type)[0] == "float"):
                 _dtype.unpack_int(value)
             if arg and arg.type.startswith("int") and _holds_symint(value):
                 raise _Convertible(key, _pinned_ints(value, arg))
@@ -245,11 +245,12 @@ def check_clamp_bounds(name, min, max):
 
 
 def check_isclose(input, other, rtol, atol):
-    """isclose's: `other` a tensor of input's dtype, tolerances not negative."""
+    """isclose's: `other` a tensor of input's dtype, tolerances not negative; the tolerances as the doubles it reads."""
     if not isinstance(other, Tensor):
         raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     if other.dtype is not input.dtype:
         raise RuntimeError(f"{_dtype_title(input.dtype)} did not match {_dtype_title(other.dtype)}")
     for name, tolerance in (("rtol", rtol), ("atol", atol)):
-        if tolerance < 0:
+        if not tolerance >= 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tolerance}")
+    return float(rtol), float(atol)

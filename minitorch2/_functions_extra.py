@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtype, _shared_memory, linalg, return_types
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import reduced_shape, reduction_dims
+from ._aten.scalar_arguments import OWN, parse_scalars, read_scalar
 from ._functions_extra_methods import (  # noqa: F401  (Tensor methods: tensor_methods() reads its globals)
     _in_place_view, _no_accelerator, as_strided_, dim_order, fill_diagonal_, resize_, scatter_, set_, t_)
 from ._functions_missing import *  # noqa: F401,F403  (issue 20's names: masked_scatter, addbmm, the *_copy functions, ...)
@@ -384,6 +385,7 @@ def copysign(input, other):
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta·input + alpha·(mat @ vec); input is not read when beta is 0."""
+    parse_scalars(beta, alpha)
     if mat.dim() == 2 and vec.dim() == 1 and (input.dim() > 1 or input.numel() not in (1, mat.shape[0])):
         raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.dim() else 0}), mat "
                            f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
@@ -395,8 +397,14 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """beta·input + alpha·outer(vec1, vec2) (logical and/or for bools)."""
+    parse_scalars(beta, alpha)
     product = aten.mul.Tensor(aten.unsqueeze.default(vec1, 1), vec2)
     aten.expand.default(input, list(product.shape))  # (input must expand to the product's shape)
+    for name, scalar in (("beta", beta), ("alpha", alpha)):  # (ATen's addr checks)
+        if isinstance(scalar, bool) and product.dtype is not _dtype.bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(scalar, float) and not product.dtype.is_inexact:
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
     if product.dtype is _dtype.bool_:
         product = aten.logical_and.default(product, aten.scalar_tensor.default(bool(alpha), dtype=_dtype.bool_))
         return product if not beta else aten.logical_or.default(input, product)
@@ -404,6 +412,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
 
 
 def _scaled_sum(input, product, beta, alpha):
+    beta, alpha = (read_scalar(scalar, product.dtype, OWN) for scalar in (beta, alpha))  # (not in opmath, as ATen's)
     product = product if alpha == 1 else aten.mul.Scalar(product, alpha)
     return product if beta == 0 else aten.add.Tensor(input if beta == 1 else aten.mul.Scalar(input, beta), product)
 

@@ -9,6 +9,7 @@ import math
 
 from . import _dtype, return_types
 from ._aten.memory import _dtype_title
+from ._aten.scalar_arguments import OWN, read_scalar
 from ._functions_shape import flatten
 from ._ops import ops
 from ._out import _CPP_TYPE
@@ -20,12 +21,14 @@ aten = ops.aten
 def histc(input, bins=100, min=0, max=0):
     """torch's search: a bin estimated linearly, moved one either way against linspace's edges (the range is the
     data's when min == max, widened by one each way when that is one value), counted by a scatter of ones."""
+    for bound in (min, max):  # (checked into input's type, compared as the doubles they are)
+        read_scalar(bound, input.dtype, OWN)
+    if min > max:
+        raise RuntimeError("torch.histc: max must be larger than min")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_dtype_title(input.dtype)}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-    if min > max:
-        raise RuntimeError("torch.histc: max must be larger than min")
     x = flatten(input)
     if min == max and x.numel():
         min, max = aten.min.default(x).item(), aten.max.default(x).item()

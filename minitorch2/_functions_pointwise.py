@@ -174,7 +174,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # (in tensor ops: a compiled frame records them)
-    check_isclose(input, other, rtol, atol)
+    rtol, atol = check_isclose(input, other, rtol, atol)
     if input.dtype.category == 0:  # (bools are close when equal: they have no difference)
         return input == other
     error = (input - other).abs()

@@ -75,14 +75,15 @@ def _check_nesting(data, shape, dtype, dim=0):
 
 def _object_values(raw, dtype):
     """An object array's values, checked one by one: None and other objects are refused, an int must fit
-    int64 unless it goes into a floating dtype (torch reads it as a double then)."""
+    int64 unless it goes into a floating dtype (torch reads it as a double then) or bool (read as its truth)."""
     values = raw.reshape(-1).tolist()
     for value in values:
         if value is None or not isinstance(value, numbers.Real):
             raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
-        if isinstance(value, int) and not dtype.is_floating_point and not -2 ** 63 <= value < 2 ** 63:
+        if isinstance(value, int) and dtype.category == 1 and not -2 ** 63 <= value < 2 ** 63:
             raise ValueError("Overflow when unpacking long long")
-    return np.array(values, dtype=np.float64 if dtype.is_floating_point else np.int64).reshape(raw.shape)
+    kind = np.float64 if dtype.is_floating_point else np.bool_ if dtype.category == 0 else np.int64
+    return np.array(values if kind is not np.bool_ else list(map(bool, values)), dtype=kind).reshape(raw.shape)
 
 
 def _check_range(raw, dtype):

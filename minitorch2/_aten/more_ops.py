@@ -69,7 +69,8 @@ logaddexp = _float_only("logaddexp", _logaddexp)
 
 
 def _xlogy(x, y, dtype):
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # (a Python number rounded to the result's type first, as ATen's operands are)
+        x, y = np.asarray(x, dtype.np), np.asarray(y, dtype.np)
         return np.where(np.isnan(y), np.nan, np.where(x == 0, 0, x * np.log(y)))
 
 
@@ -117,9 +118,10 @@ polygamma = _laid_out(_polygamma_kernel, _polygamma_meta)
 def _logit_kernel(self, eps=None):
     dtype = _float_dtype(self.dtype)
     x = _np(self, dtype)
-    if eps is not None:
-        x = np.clip(x, eps, 1 - eps)
     with np.errstate(all="ignore"):
+        eps = None if eps is None else x.dtype.type(eps)  # (read in x's type: -1e-65 is -0., which clamps)
+        if eps is not None and not eps < 0:  # (ATen's clamp, lower bound first; a negative eps clamps nothing)
+            x = np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x)).astype(x.dtype)
         return _ensure_array(np.log(x / (1 - x)), dtype)
 
 

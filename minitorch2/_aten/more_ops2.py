@@ -235,7 +235,8 @@ def _elu_kernel():
         x = _np(self, _elu_compute(self))
         with np.errstate(all="ignore"):
             negative = np.expm1(x * np.asarray(input_scale, x.dtype)) * np.asarray(alpha * scale, x.dtype)
-            return _ensure_array(np.where(x <= 0, negative, x * np.asarray(scale, x.dtype)), self.dtype)
+            # (ATen's kernel takes the negative branch below 0 only: elu(-0.) is -0. for any alpha)
+            return _ensure_array(np.where(x < 0, negative, x * np.asarray(scale, x.dtype)), self.dtype)
 
     def meta(self, alpha=1, scale=1, input_scale=1):
         _elu_compute(self)

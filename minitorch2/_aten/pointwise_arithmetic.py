@@ -25,7 +25,8 @@ def _add(a, b, alpha=1, *, dtype):
 
 
 def _sub(a, b, alpha=1, *, dtype):
-    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, scalar_argument(alpha, dtype)))
+    negated = alpha if type(alpha) is int and alpha == -2 ** 63 else -alpha  # (ATen's sub adds -alpha, an int64 Scalar)
+    return np.subtract(a, b) if alpha == 1 else np.add(a, np.multiply(b, scalar_argument(negated, dtype)))
 
 
 def _alpha_check(self, other, alpha=1, *, in_meta=False):

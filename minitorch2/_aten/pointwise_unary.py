@@ -160,7 +160,7 @@ def _threshold_backward(grad, x, threshold):
 
 def _threshold(x, threshold, value):
     dtype = _dtype.from_numpy(x.dtype)
-    return np.where(x <= scalar_argument(threshold, dtype), scalar_argument(value, dtype), x)
+    return np.where(x <= scalar_argument(threshold, _dtype.opmath(dtype)), scalar_argument(value, dtype), x)
 
 
 def _leaky_relu(x, negative_slope=0.01):

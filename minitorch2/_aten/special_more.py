@@ -182,6 +182,8 @@ special_log_ndtr = _bessel_op(_log_ndtr)
 
 
 def _xlog1py(x, y, dtype):
+    with np.errstate(over="ignore"):  # (a Python number rounded to the result's type first, as ATen's operands are)
+        x, y = np.asarray(x, dtype.np), np.asarray(y, dtype.np)
     return np.where(np.isnan(y), np.nan, np.where(x == 0, 0, x * np.log1p(y)))
 
 

@@ -9,6 +9,7 @@ from ..autograd._record import Derivative
 from . import memory
 from .half_opmath import for_half
 from .overlap import Overlap, checked as checked_overlap, checked_in_trace
+from .scalar_arguments import converting
 
 POINTWISE, REDUCTION, VIEW, INPLACE, FACTORY = ("pointwise",), ("reduction",), ("view",), ("inplace",), ("factory",)
 RANDOM = ("random", "nondeterministic_seeded")
@@ -53,8 +54,8 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
         functional = functional or f"{name.rstrip('_')}.{overload or 'default'}"
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn, self_value_for) if derivative is not None else None
-    return OpEntry(schema, tags, *impl, deriv, for_half(name, decomposition), grad_fn or _grad_fn_name(name),
-                   differentiable, output_differentiability, functional or "", method)
+    return OpEntry(schema, tags, *converting(name, schema, impl), deriv, for_half(name, decomposition),
+                   grad_fn or _grad_fn_name(name), differentiable, output_differentiability, functional or "", method)
 
 
 def _grad_fn_name(name):

@@ -11,6 +11,8 @@ import warnings
 import minitorch2
 
 from .. import _factories
+from .._aten.memory import _dtype_title
+from .._aten.scalar_arguments import OWN, parse_scalars, read_scalar
 from . import _functional_lp_pool, _functional_missing, _functional_pool3d
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 from ._functional_lp_pool import *  # noqa: F401,F403
@@ -25,15 +27,29 @@ __all__ += _functional_pool3d.__all__ + _functional_lp_pool.__all__ + _functiona
 _ALPHA = 1.7580993408473766  # SELU's scale times its alpha: alpha dropout's value for a dropped unit is -_ALPHA
 
 
+def _floating_only(kernel, input):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype_title(input.dtype)}'")
+
+
 def hardshrink(input, lambd=0.5):
-    return minitorch2.where(input.abs() > lambd, input, minitorch2.zeros_like(input))
+    parse_scalars(lambd)
+    _floating_only("hardshrink_cpu", input)
+    read_scalar(lambd, input.dtype, OWN)  # (ATen's kernel: 0 inside [-lambd, lambd], input elsewhere, nan included)
+    inside = minitorch2.logical_and(input >= -lambd, input <= lambd)
+    return minitorch2.where(inside, minitorch2.zeros_like(input), input)
 
 
 def softshrink(input, lambd=0.5):
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    shrunk = minitorch2.where(input > lambd, input - lambd, input + lambd)
-    return minitorch2.where(input.abs() > lambd, shrunk, minitorch2.zeros_like(input))
+    parse_scalars(lambd)
+    _floating_only("softshrink_check", input)
+    lambd = float(lambd)
+    largest = float(minitorch2.finfo(input.dtype).max)
+    if not 0 <= lambd <= largest:
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {_dtype_title(input.dtype)}, "
+                           f"but found {lambd:g}")
+    # (ATen's kernel: input * 0 inside [-lambd, lambd], so -0. and nan stay)
+    return minitorch2.where(input > lambd, input - lambd, minitorch2.where(input < -lambd, input + lambd, input * 0))
 
 
 def alpha_dropout(input, p=0.5, training=False, inplace=False):

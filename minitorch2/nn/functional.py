@@ -172,8 +172,9 @@ def logsigmoid(input):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    op = aten.hardtanh_ if inplace else aten.hardtanh
-    return op.default(input, min_val, max_val)
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return (aten.hardtanh_ if inplace else aten.hardtanh).default(input, min_val, max_val)
 
 
 def relu6(input, inplace=False):
