@@ -75,7 +75,8 @@ def binary_op(tx, fn, a, b):
                 else v for v in (a, b)]
     if isinstance(a, ListVariable) and fn in (operator.iadd, operator.iconcat, operator.imul):  # `xs += ys`, `xs *= 3`
         return a.call_method(tx, "__imul__" if fn is operator.imul else "__iadd__", [b], {})  # (xs's own list)
-    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.concat):
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (
+            operator.add, operator.iadd, operator.concat, operator.iconcat):  # (a tuple's += makes a new one)
         return type(a)(a.items + b.items)
     if fn in (operator.eq, operator.ne) and all(isinstance(v, TupleVariable) for v in (a, b)) and all(
             map(_is_const, a.items + b.items)):  # `x.shape == y.shape` of sizes: item by item, each guarded
