@@ -75,11 +75,9 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
 
     def CALL_INTRINSIC_1(self, inst):
         """3.12+: a generator's body is covered by a handler whose INTRINSIC_STOPITERATION_ERROR turns a StopIteration
-        leaving the body into a RuntimeError (PEP 479); any other exception goes on (the RERAISE after it)."""
+        leaving the body into a RuntimeError (PEP 479): left to the RERAISE after it, and to generator_iterator."""
         if inst.argrepr != "INTRINSIC_STOPITERATION_ERROR":
             return super().CALL_INTRINSIC_1(inst)  # (opcodes_312.py's)
-        if issubclass(self.stack[-1].python_type(), StopIteration):
-            raise Unsupported("a StopIteration leaving a generator (PEP 479: a RuntimeError)", "unsupported")
 
     def RERAISE(self, inst):
         raise ObservedException(self.pop())

@@ -35,7 +35,7 @@ from .unbound_methods import wrap_tensor_method
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device,
-                  minitorch2.memory_format, minitorch2.layout, type(NotImplemented))
+                  minitorch2.memory_format, minitorch2.layout, type(NotImplemented), types.CodeType, bytes, complex)
 _SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size: SizeVariable}
 
 

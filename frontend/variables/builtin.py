@@ -24,25 +24,26 @@ from .exceptions import raise_observed
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .size_builtins import size_builtin
-from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
+from .sym_node import SYMBOLIC_OPERATORS, SliceVariable, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, DequeVariable, LibraryCallsMixin, sentinel_iterator
 from .user_defined import UserObjectVariable
 from .user_protocols import ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
-            len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
+            len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted, complex,
             minitorch2.device, minitorch2.finfo, minitorch2.iinfo, np.finfo, np.iinfo} | PURE_METHODS
 # C functions of these modules only compute from their arguments. Any other C function (random.random,
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
-PURE_MODULES = ("math", "cmath", "_operator")
+PURE_MODULES = ("math", "_operator")  # (not cmath, nor the operators below, which Dynamo does not trace either)
+UNTRACED_OPERATORS = {operator.setitem, operator.delitem, operator.indexOf, operator.inv, operator.call}
 
 
 def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__)
     owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
-    return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES \
-        or type(owner) in (frozenset, str, bytes)
+    return any(fn is f for f in FOLDABLE) or type(owner) in (frozenset, str, bytes) or isinstance(
+        owner, types.ModuleType) and owner.__name__ in PURE_MODULES and fn not in UNTRACED_OPERATORS
 
 
 def _is_const(v):
@@ -72,11 +73,10 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]
+    if isinstance(a, ListVariable) and fn in (operator.iadd, operator.iconcat, operator.imul):  # `xs += ys`, `xs *= 3`
+        return a.call_method(tx, "__imul__" if fn is operator.imul else "__iadd__", [b], {})  # (xs's own list)
     if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (
-            operator.add, operator.iadd, operator.concat):
-        if fn is operator.iadd and isinstance(a, ListVariable):  # (a list from outside: replayed after the graph)
-            a.call_method(tx, "extend", [b], {})
-            return a
+            operator.add, operator.iadd, operator.concat, operator.iconcat):  # (a tuple's += makes a new one)
         return type(a)(a.items + b.items)
     if fn in (operator.eq, operator.ne) and all(isinstance(v, TupleVariable) for v in (a, b)) and all(
             map(_is_const, a.items + b.items)):  # `x.shape == y.shape` of sizes: item by item, each guarded
@@ -85,7 +85,7 @@ def binary_op(tx, fn, a, b):
         return ConstantVariable(same == (fn is operator.eq))
     if isinstance(a, BaseListVariable) and _is_const(b) and fn is operator.mul:
         return type(a)(a.items * b.as_python_constant())
-    if _is_const(a) and _is_const(b):
+    if _is_const(a) and _is_const(b) and _is_pure(fn):  # (folded on a copy, a list's setitem would be lost)
         return _fold(fn, [a.as_python_constant(), b.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
 
@@ -100,7 +100,7 @@ def unary_op(tx, fn, a):
         return a.call_dunder(tx, f"__{fn.__name__}__", [])
     if isinstance(a, TensorVariable):
         return record(tx.output, "call_function", fn, [a], {})
-    if _is_const(a):
+    if _is_const(a) and _is_pure(fn):
         return _fold(fn, [a.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a}", "unsupported")
 
@@ -126,6 +126,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         handler = getattr(self, f"call_{name}", None)
         if fn is print:
             raise Unsupported("print() is a side effect", "print", args)
+        if fn is slice and any(isinstance(a.realize(), SymNodeVariable) for a in args):  # `slice(1, n)`, as `[1:n]`
+            return SliceVariable([a.realize() for a in ([ConstantVariable(None), *args] if len(args) == 1 else args)])
         if (on_a_size := size_builtin(tx, fn, args, kwargs)) is not None:  # (bool(n), round(n / 2), ...)
             return on_a_size
         if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):
@@ -138,8 +140,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
-            return record(tx.output, "call_function", operator.abs, args, {})
+        if fn is abs and len(args) == 1 and isinstance(args[0], (TensorVariable, UserObjectVariable)):  # (__abs__)
+            return unary_op(tx, operator.abs, args[0])
         raise Unsupported(f"builtin {getattr(fn, '__name__', fn)} with these arguments", "unsupported_call")
 
     # ---- builtins with their own rules --------------------------------------------------

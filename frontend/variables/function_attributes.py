@@ -7,7 +7,7 @@ again; a function read from the frame (a resume function's argument) has its att
 from ..source import AttrSource
 from .constant import ConstantVariable
 
-_DEFAULTS = ("__defaults__", "__kwdefaults__")
+_READ_THROUGH_SOURCE = ("__defaults__", "__kwdefaults__", "__code__")  # (a code object is a constant, as Dynamo's)
 
 
 class FunctionAttributesMixin:
@@ -19,10 +19,10 @@ class FunctionAttributesMixin:
         if name in attrs:
             return attrs[name]
         fn = getattr(self, "fn", None)  # a function from outside the frame: its own attributes, through its source
-        if fn is not None and self.source is not None and (name in fn.__dict__ or name in _DEFAULTS):
+        if fn is not None and self.source is not None and (name in fn.__dict__ or name in _READ_THROUGH_SOURCE):
             return tx.output.wrap(getattr(fn, name), AttrSource(self.source, name))
-        if fn is None and name in ("__name__", "__qualname__"):
-            return ConstantVariable(getattr(self.code, f"co_{name.strip('_')}"))
+        if fn is None and name in ("__name__", "__qualname__", "__code__"):  # a function made in the frame
+            return ConstantVariable(self.code if name == "__code__" else getattr(self.code, f"co_{name.strip('_')}"))
         return super().var_getattr(tx, name)
 
     def reconstruct_attributes(self, cg):

@@ -61,16 +61,17 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse", "__iadd__",
+                                                "__imul__"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
             # run on the real list of trackers: an index is a constant, an item a tracker
-            if name == "extend":
+            if name in ("extend", "__iadd__"):
                 args = [args[0].realize().unpack_var_sequence(tx)]
-            elif name in ("insert", "pop"):
+            elif name in ("insert", "pop", "__imul__"):
                 args = [*[a.realize().as_python_constant() for a in args[:1]], *args[1:]]
             result = run_on_items(self.items, name, args)
-            return ConstantVariable(None) if result is None else result
+            return self if result is self.items else ConstantVariable(None) if result is None else result
         return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, remove, del: list_methods.py)
 
     def build(self, cg):

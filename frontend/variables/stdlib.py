@@ -178,7 +178,12 @@ def generator_iterator(code, start):
 
     def yields():
         while True:
-            value = generator.run()
+            try:
+                value = generator.run()
+            except ObservedException as e:  # (PEP 479: a StopIteration leaving the body is a RuntimeError)
+                if issubclass(e.value.python_type(), StopIteration):
+                    raise_observed(RuntimeError, ["generator raised StopIteration"], "a StopIteration left a generator")
+                raise
             if not generator.suspended:
                 return
             yield value
@@ -584,5 +589,6 @@ class LibraryCallsMixin:
 
     def call_defaultdict(self, tx, factory=None, mapping=None, **kwargs):
         made = self.call_dict(tx, mapping, **kwargs)
-        made.factory = factory
+        no_factory = factory is None or factory.realize().is_python_constant() and factory.as_python_constant() is None
+        made.factory = None if no_factory else factory  # (defaultdict(None, ...): a missing key is a KeyError)
         return made

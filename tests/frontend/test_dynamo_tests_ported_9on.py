@@ -84,6 +84,17 @@ RECOMPILE_CALLS = {
         "rc12_callable_arg_changes": [(_X3, abs), (_X3, abs), (_X3, len), (_X3, abs)],
         "rc12_dtype_of_input": [(_X3, _X3), (_X3, _X3.astype("float64")), (_X3, _X3)],
     },
+    13: {
+        "rc13_slice_arg_changes": [(_X3, slice(1, None)), (_X3, slice(0, 2)), (_X3, slice(1, None))],
+        "rc13_frozenset_arg": [(_X3, frozenset({1})), (_X3, frozenset({1, 2})), (_X3, frozenset({2, 3}))],
+        "rc13_ordered_dict_order": [(_X3, collections.OrderedDict([(1, 2), (3, 4)])),
+                                    (_X3, collections.OrderedDict([(3, 4), (1, 2)])),
+                                    (_X3, collections.OrderedDict([(1, 2), (3, 4)]))],
+        "rc13_bytes_arg": [(_X3, b"ab"), (_X3, b"cd"), (_X3, b"abc")],
+        "rc13_complex_free_float_sign": [(_X3, 1.5), (_X3, -1.5), (_X3, 2.5), (_X3, -0.5)],
+        "rc13_kwargs_dict_size": [(_X3, {"bias": 1}), (_X3, {"bias": 2}), (_X3, {"bias": 1, "w": 0}), (_X3, {})],
+        "rc13_slice_step_changes": [(_X3, 1), (_X3, 2), (_X3, 3), (_X3, 2)],
+    },
 }
 
 # batch -> program name -> how its counts or values still differ from Dynamo's.
@@ -97,8 +108,6 @@ KNOWN_DIFFS = {
         "ms11_set_of_tensors": "a set literal of tensors {a, b, a}: Dynamo keys its items by identity and takes len() "
                                "in the graph; ours breaks at BUILD_SET (a tensor is no constant key) and again at "
                                "len(): ours (1, 2, 2), Dynamo (1, 2, 0)",
-        "ms11_cmath_sqrt": "cmath.sqrt(-4) of constants: Dynamo does not trace cmath's builtins and breaks there; ours "
-                           "folds the call: ours (1, 2, 0), Dynamo (1, 2, 1)",
     },
     12: {
         "fn12_deque_maxlen_after_break": "a deque(maxlen=3) reaching the frame after a break (deque.rotate): Dynamo's "
@@ -111,6 +120,18 @@ KNOWN_DIFFS = {
         "rp12_module_buffer_update": "an nn.Module subclass defined and made in the frame with a buffer: ours breaks "
                                      "at __build_class__ and at the call making it (it holds a buffer); Dynamo "
                                      "breaks once: ours (2, 10, 3), Dynamo (2, 14, 1)",
+    },
+    13: {
+        "op13_length_hint": "operator.length_hint of a list iterator: Dynamo folds it from the items left; ours has no "
+                            "rule for an iterator there and breaks: ours (2, 3, 1), Dynamo (1, 3, 0)",
+        "fa13_closure_cell_contents": "inner.__closure__ of a function made in the frame: Dynamo has no rule and raises "
+                                      "an AttributeError it does not catch, so the frame runs eagerly and only inner "
+                                      "compiles (1, 1, 0); ours breaks at __closure__ and at the cell: (2, 3, 2)",
+        "gs13_stopiteration_from_helper_next": "a generator whose next(it) raises StopIteration: by PEP 479 it leaves "
+                                               "the generator as a RuntimeError (eager's and ours: out = [b]); Dynamo "
+                                               "ends the generator there instead, so its value is not eager's",
+        "cl13_index_dunder_indexes": "a list indexed by a user object with __index__: Dynamo calls __index__; ours "
+                                     "breaks at the subscript: ours (1, 2, 1), Dynamo (1, 2, 0)",
     },
 }
 
@@ -175,4 +196,5 @@ def test_recompiles_match_dynamo(batch, name):
 @pytest.mark.parametrize("batch", list(BATCHES))
 def test_enough_programs_every_recompile_has_calls_and_known_diffs_name_programs(batch):
     ported, dynamic, recompiled = (names for names, _, _ in BATCHES[batch])
-    check_batch_is_whole(ported + dynamic, recompiled, RECOMPILE_CALLS[batch], KNOWN_DIFFS[batch], at_least=150)
+    check_batch_is_whole(ported + dynamic, recompiled, RECOMPILE_CALLS[batch], KNOWN_DIFFS[batch],
+                         at_least=150 if batch < 13 else 90)  # (batch 13 was asked for fewer, newer programs)
