@@ -334,9 +334,7 @@ def _mul(a, b):
         return a
     if isinstance(a, Mul):
         return Mul(a.factor * factor, a.term)
-    if isinstance(a, Add):
-        return Add(tuple(_mul(t, b) for t in a.terms))
-    return Mul(factor, a)
+    return Add(tuple(_mul(t, b) for t in a.terms)) if isinstance(a, Add) else Mul(factor, a)
 
 
 # ---- value expressions: what one iteration computes ---------------------------------------

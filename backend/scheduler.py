@@ -36,9 +36,7 @@ from .simplify import simplify, simplify_value
 
 def canonical(index):
     """An order-independent key for comparing two index expressions."""
-    if isinstance(index, L.Add):
-        return ("+",) + tuple(sorted(str(canonical(t)) for t in index.terms))
-    return str(index)
+    return ("+",) + tuple(sorted(str(canonical(t)) for t in index.terms)) if isinstance(index, L.Add) else str(index)
 
 
 # ---- scheduler nodes ----------------------------------------------------------------------

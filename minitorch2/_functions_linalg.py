@@ -62,9 +62,7 @@ def matmul(input, other):
     if a == 2 and b == 2:
         return mm(input, other)
     traced = python_dispatcher_enabled()
-    if _should_fold(input, other, traced):
-        return _folded_matmul(input, other)
-    return _batched_matmul(input, other, traced)
+    return _folded_matmul(input, other) if _should_fold(input, other, traced) else _batched_matmul(input, other, traced)
 
 
 def _should_fold(tensor1, tensor2, traced):
