@@ -1,6 +1,7 @@
 """torch._foreach_*: one op over a list of tensors (timm's ModelEmaV3, optimizers written with foreach=True call
 them directly). ATen's CPU kernels for them are the slow path, the op applied tensor by tensor, so each is that
-loop here: the same values, rounding included.
+loop here: the same values, rounding included. As torch's, an out-of-place one returns a tuple, an in-place one the
+list it was given.
 
 Runtime layer, coverage surface (re-exported by _functions_nn_level.py into the torch-level namespace). The second
 operand is a Python number, a tensor, or a list (of tensors or numbers) paired with the first list.
@@ -28,10 +29,10 @@ def _binary(name, inplace):
 
     def foreach(self, other, **kwargs):
         if not isinstance(self, (list, tuple)):  # (a number first: torch._foreach_pow(beta1, steps))
-            return [_functions.__dict__[name](self, o, **kwargs) for o in other]
+            return tuple(_functions.__dict__[name](self, o, **kwargs) for o in other)
         pairs = zip(self, _paired(other, len(self)))
-        results = [_apply(t, method, name, o, **kwargs) for t, o in pairs]
-        return None if inplace else results
+        results = tuple(_apply(t, method, name, o, **kwargs) for t, o in pairs)
+        return self if inplace else results
 
     foreach.__name__ = f"_foreach_{method}"
     return foreach
@@ -51,8 +52,8 @@ def _unary(name, inplace):
     method = f"{name}_" if inplace else name
 
     def foreach(self):
-        results = [getattr(t, method)() for t in self]
-        return None if inplace else results
+        results = tuple(getattr(t, method)() for t in self)
+        return self if inplace else results
 
     foreach.__name__ = f"_foreach_{method}"
     return foreach
@@ -61,37 +62,41 @@ def _unary(name, inplace):
 def _foreach_lerp_(self, tensors1, weight):
     for t, end, w in zip(self, tensors1, _paired(weight, len(self))):
         t.lerp_(end, w)
+    return self
 
 
 def _foreach_lerp(self, tensors1, weight):
-    return [t.lerp(end, w) for t, end, w in zip(self, tensors1, _paired(weight, len(self)))]
+    return tuple(t.lerp(end, w) for t, end, w in zip(self, tensors1, _paired(weight, len(self))))
 
 
 def _foreach_addcmul_(self, tensor1, tensor2, value=1):
     for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))):
         t.addcmul_(a, b, value=v)
+    return self
 
 
 def _foreach_addcmul(self, tensor1, tensor2, value=1):
-    return [t.addcmul(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+    return tuple(t.addcmul(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))))
 
 
 def _foreach_addcdiv(self, tensor1, tensor2, value=1):
-    return [t.addcdiv(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+    return tuple(t.addcdiv(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))))
 
 
 def _foreach_addcdiv_(self, tensor1, tensor2, value=1):
     for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))):
         t.addcdiv_(a, b, value=v)
+    return self
 
 
 def _foreach_copy_(self, src, non_blocking=False):
     for t, s in zip(self, src):
         t.copy_(s, non_blocking)
+    return self
 
 
 def _foreach_norm(self, ord=2, dtype=None):
-    return [vector_norm(t, ord, dtype=dtype) for t in self]
+    return tuple(vector_norm(t, ord, dtype=dtype) for t in self)
 
 
 _FOREACH = {f"_foreach_{name}{suffix}": make(name, suffix == "_")

@@ -73,3 +73,20 @@ def test_a_compiled_ema_step_is_torchs():
     got = minitorch2.compile(ema(minitorch2), backend="aot_eager")(m, m2)
     _same(got, want)
     _same(m, t)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a: L._foreach_add(a, 1), lambda L, a: L._foreach_mul(a, a), lambda L, a: L._foreach_sqrt(a),
+    lambda L, a: L._foreach_norm(a), lambda L, a: L._foreach_maximum(a, 1.0), lambda L, a: L._foreach_lerp(a, a, 0.5),
+    lambda L, a: L._foreach_addcmul(a, a, a), lambda L, a: L._foreach_pow(2.0, a),
+    lambda L, a: L._foreach_add_(a, 1), lambda L, a: L._foreach_zero_(a), lambda L, a: L._foreach_sqrt_(a),
+    lambda L, a: L._foreach_copy_(a, a), lambda L, a: L._foreach_lerp_(a, a, 0.5),
+    lambda L, a: L._foreach_addcdiv_(a, a, a), lambda L, a: L._foreach_maximum_(a, 1.0),
+])
+def test_results_are_what_torchs_are(call):
+    """An out-of-place op returns a tuple, an in-place one the very list it was given (session 34: lists and None)."""
+    theirs, ours = _lists()
+    their_result, our_result = call(torch, theirs), call(minitorch2, ours)
+    assert type(our_result) is type(their_result)
+    assert (our_result is ours) == (their_result is theirs)
+    _same(our_result, their_result)
