@@ -28,7 +28,8 @@ import pytest
 import torch
 import torch._dynamo
 import torch._dynamo.testing
-from hypothesis import HealthCheck, given, note, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 import frontend
 import minitorch2
@@ -105,8 +106,8 @@ ARRIVALS = {
     "attribute": ("def f(x, v):\n    k = v.k\n    return {use}", lambda ns, x, v: (x, Box(v))),
     "slots": ("def f(x, v):\n    k = v.k\n    return {use}", lambda ns, x, v: (x, SlotBox(v))),
     "global": ("def f(x):\n    k = K\n    return {use}", lambda ns, x, v: (ns.__setitem__("K", v), (x,))[1]),
-    "closure": ("def make():\n    K = None\n    def f(x):\n        k = K\n        return {use}\n"
-                "    def put(v):\n        nonlocal K\n        K = v\n    return f, put\nf, put = make()",
+    "closure": (("def make():\n    K = None\n    def f(x):\n        k = K\n        return {use}\n"
+                 "    def put(v):\n        nonlocal K\n        K = v\n    return f, put\nf, put = make()"),
                 lambda ns, x, v: (ns["put"](v), (x,))[1]),
     "inlined_call": ("def g(x, k):\n    return {use}\ndef f(x, v):\n    return g(*(x, v))", lambda ns, x, v: (x, v)),
     "default": ("def f(x, k=None):\n    return {use}", lambda ns, x, v: (setattr(ns["f"], "__defaults__", (v,)), (x,))[1]),
@@ -153,7 +154,8 @@ def run_sequence(lib, arrival, use, dtype, names):
     for name in names:
         value = CONFLATED[name]()
         args = feed(namespace, lib.tensor(TENSORS[dtype]), value)
-        outcomes.append((_outcome(lambda: compiled(*args)), _outcome(lambda: namespace["f"](*args))))
+        outcomes.append((_outcome(lambda args=args: compiled(*args)),
+                         _outcome(lambda args=args: namespace["f"](*args))))
     return counter.frame_count, outcomes
 
 
