@@ -390,3 +390,41 @@ def test_module_attributes_with_odd_names_are_guarded_as_dynamo():
         np.testing.assert_allclose(compiled, eager, rtol=1e-6)
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
     assert ours_frames == torch_frames
+
+
+def _parent_and_child(lib):
+    class Child(lib.nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class Parent(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.child = Child()
+
+        def forward(self, x):
+            return self.child(x) + 1
+
+    return Parent()
+
+
+@pytest.mark.parametrize("owner", ["module", "submodule"])
+def test_a_forward_set_on_the_instance_is_called_as_eager_calls_it(owner):
+    """`m.forward = f` shadows the class's forward (Module.__call__ reads self.forward): set after the compile,
+    deleted, set again, on the compiled module or on a submodule its forward calls."""
+    results = []
+    for lib in (torch, minitorch2):
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        (torch._dynamo if lib is torch else frontend).reset()
+        parent = _parent_and_child(lib)
+        target = parent if owner == "module" else parent.child
+        compiled, x = lib.compile(parent, backend=counter), lib.tensor([1.0, -2.0])
+        outputs = [(compiled(x).tolist(), parent(x).tolist())]
+        for step in (lambda: setattr(target, "forward", lambda t: t * 3), lambda: delattr(target, "forward"),
+                     lambda: setattr(target, "forward", lambda t: t * 5)):
+            step()
+            outputs.append((compiled(x).tolist(), parent(x).tolist()))
+        results.append((counter.frame_count, outputs))
+    (torch_frames, theirs), (ours_frames, ours) = results
+    assert all(compiled == eager for compiled, eager in ours)
+    assert ours == theirs and ours_frames == torch_frames
