@@ -420,11 +420,55 @@ def test_a_forward_set_on_the_instance_is_called_as_eager_calls_it(owner):
         target = parent if owner == "module" else parent.child
         compiled, x = lib.compile(parent, backend=counter), lib.tensor([1.0, -2.0])
         outputs = [(compiled(x).tolist(), parent(x).tolist())]
-        for step in (lambda: setattr(target, "forward", lambda t: t * 3), lambda: delattr(target, "forward"),
-                     lambda: setattr(target, "forward", lambda t: t * 5)):
-            step()
+        for factor in (3, None, 5):  # (None: the instance's forward deleted)
+            if factor is None:
+                del target.forward
+            else:
+                target.forward = lambda t, factor=factor: t * factor
             outputs.append((compiled(x).tolist(), parent(x).tolist()))
         results.append((counter.frame_count, outputs))
     (torch_frames, theirs), (ours_frames, ours) = results
     assert all(compiled == eager for compiled, eager in ours)
     assert ours == theirs and ours_frames == torch_frames
+
+
+def _configured_module(lib):
+    class Configured(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cfg = {1: 2.0}
+            self.state = -0.0
+
+        def forward(self, x):
+            return x * self.training + self.cfg[True] + x / self.state
+
+    return Configured()
+
+
+def _both(compiled, eager, x):
+    return _outcome(lambda: compiled(x)), _outcome(lambda: eager(x))
+
+
+def test_module_attributes_changed_to_conflated_values_give_eager_values():
+    """training set to 1, False, 0.0; a dict attribute's value set through key True then 1; a zero's sign; nan."""
+    steps = [("training", 1), ("training", False), ("training", 0.0), ("cfg", 3), ("cfg", 3.0), ("state", 0.0),
+             ("state", -0.0), ("state", math.nan), ("state", float("nan"))]
+    results = []
+    for lib in (torch, minitorch2):
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        (torch._dynamo if lib is torch else frontend).reset()
+        module = _configured_module(lib)
+        compiled, x = lib.compile(module, backend=counter), lib.tensor([1, 2])
+        outcomes = [_both(compiled, module, x)]
+        for name, value in steps:
+            if name == "cfg":
+                module.cfg[True if type(value) is int else 1] = value
+            else:
+                setattr(module, name, value)
+            outcomes.append(_both(compiled, module, x))
+        results.append((counter.frame_count, outcomes))
+    (torch_frames, theirs), (ours_frames, ours) = results
+    assert all(_same(compiled, eager) for compiled, eager in ours)
+    assert all(_same(ours_eager, torch_eager) for (_, ours_eager), (_, torch_eager) in zip(ours, theirs))
+    dynamo_wrong = sum(not _same(compiled, eager) for compiled, eager in theirs)  # (0.0 after -0.0: Dynamo reuses)
+    assert ours_frames == torch_frames + dynamo_wrong
