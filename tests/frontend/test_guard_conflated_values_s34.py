@@ -472,3 +472,55 @@ def test_module_attributes_changed_to_conflated_values_give_eager_values():
     assert all(_same(ours_eager, torch_eager) for (_, ours_eager), (_, torch_eager) in zip(ours, theirs))
     dynamo_wrong = sum(not _same(compiled, eager) for compiled, eager in theirs)  # (0.0 after -0.0: Dynamo reuses)
     assert ours_frames == torch_frames + dynamo_wrong
+
+
+def _skipped_frame_calling_a_module(lib, dynamo):
+    module = _parent_and_child(lib).child
+    module.forward = lambda t: t * 3
+
+    def f(x):
+        try:
+            dynamo.graph_break()
+            y = module(x)
+        except ValueError:
+            y = x
+        return y + 1
+
+    return f
+
+
+def test_a_module_with_its_own_forward_called_from_a_skipped_frame():
+    """A frame that runs eagerly (a break in a try block) routes the module call it makes: to self.forward."""
+    results = []
+    for lib in (torch, minitorch2):
+        dynamo = torch._dynamo if lib is torch else frontend
+        f = _skipped_frame_calling_a_module(lib, dynamo)
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        dynamo.reset()
+        results.append((lib.compile(f, backend=counter)(lib.tensor([1, 2])).tolist(), f(lib.tensor([1, 2])).tolist(),
+                        counter.frame_count))
+    theirs, ours = results
+    assert ours[0] == ours[1] == theirs[1] and ours == theirs
+
+
+def _star_args_caller(dynamo):
+    def h(x, k):
+        y = x * k
+        dynamo.graph_break()
+        return y + 1
+
+    return lambda *args: h(*args)
+
+
+@pytest.mark.xfail(strict=True, reason="a graph break inside a function the frame calls as h(*args) (CALL_FUNCTION_EX): "
+                   "the frame runs eagerly and eager_frame routes CALL only, so h runs uncompiled: 0 frames where "
+                   "Dynamo compiles h's two halves")
+def test_a_break_in_a_function_called_with_star_args_compiles_its_halves_as_dynamo():
+    counts = []
+    for lib in (torch, minitorch2):
+        dynamo = torch._dynamo if lib is torch else frontend
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        dynamo.reset()
+        lib.compile(_star_args_caller(dynamo), backend=counter)(lib.tensor([1, 2]), 3)
+        counts.append(counter.frame_count)
+    assert counts[1] == counts[0]
