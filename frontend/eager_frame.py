@@ -137,7 +137,8 @@ def call_routed(fn, args, kwargs, compile_wrapper):
     if isinstance(fn, types.MethodType):
         frame, bound = fn.__func__, (fn.__self__,)
     elif isinstance(fn, minitorch2.nn.Module) and type(fn).__call__ is minitorch2.nn.Module.__call__:
-        hooked = fn._forward_hooks or fn._forward_pre_hooks or fn._backward_hooks or fn._backward_pre_hooks
+        hooked = fn._forward_hooks or fn._forward_pre_hooks or fn._backward_hooks or fn._backward_pre_hooks or \
+            "forward" in fn.__dict__  # (an instance's own forward, which Module.__call__ calls as self.forward)
         frame, bound = type(fn).__call__ if hooked else type(fn).forward, (fn,)  # (__call__: run skipped, as torch.nn's)
     if not isinstance(frame, types.FunctionType) or pyversion.is_generator(frame.__code__):
         return fn(*args, **kwargs)

@@ -307,7 +307,7 @@ class OptimizedModule(minitorch2.nn.Module):
         # a module with hooks, or one of torch.nn's own (whose forward Dynamo's trace_rules skip): compiled from a frame
         # that calls it, as Dynamo's wrap_inline
         wrapped = (type(mod).forward.__module__ or "").startswith("minitorch2.nn.") or mod._forward_hooks or \
-            mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
+            mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks or "forward" in mod.__dict__
         return self._compile_wrapper.call_as_compiled(_call_module if wrapped else type(mod).forward, (mod, *args), kwargs)
 
     def __getattr__(self, name):

@@ -118,6 +118,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
 
     def var_getattr(self, tx, name):
         attr = getattr(self.value, name, None)
+        if name in ("__name__", "__qualname__", "__module__"):  # (type(k).__name__: a builtin's names are constants)
+            return ConstantVariable(attr)
         known = [f for f in LIBRARY_CALLABLES if f is attr or isinstance(f, types.BuiltinMethodType) and f == attr]
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 

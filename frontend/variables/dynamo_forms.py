@@ -304,7 +304,8 @@ def tensor_as_dynamo(tx, args, kwargs):
 def _holds_traced_value(var):
     if isinstance(var, (SymNodeVariable, tensor.TensorVariable)):
         return True
-    return any(_holds_traced_value(item.realize()) for item in getattr(var, "items", ()))
+    items = getattr(var, "items", ())  # (a dict's trackers are its values: torch.tensor({...}) raises as eager)
+    return any(_holds_traced_value(item.realize()) for item in (items.values() if isinstance(items, dict) else items))
 
 
 def drop_undone_grad_switches(graph, mode):

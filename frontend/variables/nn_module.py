@@ -73,7 +73,7 @@ class NNModuleVariable(VariableTracker):
         setattr(self.module, name, value.realize().as_python_constant())  # (self.training = False, self.cache = 2.0)
 
     def call_function(self, tx, args, kwargs):
-        return UserFunctionVariable(inlined_call(self.module)).call_function(tx, args, kwargs, self_var=self)
+        return UserFunctionVariable(inlined_call(self, tx)).call_function(tx, args, kwargs, self_var=self)
 
     def unpack_var_sequence(self, tx):
         if not isinstance(self.module, CONTAINERS):

@@ -15,6 +15,7 @@ import collections
 import minitorch2
 from minitorch2.nn.modules import module as module_mod
 
+from .. import guards
 from ..exc import Unsupported
 from ..source import module_member_source
 from .base import VariableTracker
@@ -95,14 +96,20 @@ def container_made_here(tx, cls, args, kwargs, otherwise):
     return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else ModuleTupleVariable)(modules)
 
 
-def inlined_call(module):
-    """The function a call of the module inlines: forward, or Module.__call__ when it has forward hooks."""
+def inlined_call(module_var, tx):
+    """The function a call of the module inlines: forward, or Module.__call__ when it has forward hooks or a forward
+    of its own (an instance attribute, which Module.__call__ reads as `self.forward`)."""
+    module = module_var.module
     if type(module).__call__ is not module_mod.Module.__call__:
         raise Unsupported(f"{type(module).__name__} overrides __call__", "unsupported_call")
     if module._backward_hooks or module._backward_pre_hooks:
         raise Unsupported(f"{type(module).__name__} has backward hooks", "unsupported_call")
+    own_forward = "forward" in module.__dict__
+    if module_var.source is not None and not own_forward:  # (one set after this compile must not be passed by)
+        code = f"'forward' not in {module_var.source.name()}.__dict__"
+        tx.output.guards.add(guards.Guard("DICT_CONTAINS", code, f"{module_var.source.name()} has no own forward"))
     hooked = (module._forward_hooks or module._forward_pre_hooks or module_mod._global_forward_hooks
-              or module_mod._global_forward_pre_hooks)
+              or module_mod._global_forward_pre_hooks or own_forward)
     return type(module).__call__ if hooked else type(module).forward
 
 

@@ -198,6 +198,8 @@ def check_select_index(size, index, position):
     names the index's position in the subscript as its dimension."""
     if not is_symbolic(index):
         index = int(index)
+        if not -2 ** 63 <= index < 2 ** 63:  # (the index is read as a C int64 before any bounds check)
+            raise ValueError("Overflow when unpacking long long")
     if is_symbolic(size) or is_symbolic(index):
         _compare(operator.gt, size, -1 - index) & _compare(operator.gt, size, index)
     elif not -size <= index < size:
