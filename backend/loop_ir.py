@@ -315,9 +315,7 @@ def _add(a, b):
     terms = [t for side in (a, b) for t in (side.terms if isinstance(side, Add) else (side,))]
     constant = sum(t.value for t in terms if isinstance(t, Const))
     terms = [t for t in terms if not isinstance(t, Const)] + ([Const(constant)] if constant else [])
-    if not terms:
-        return Const(0)
-    return terms[0] if len(terms) == 1 else Add(tuple(terms))
+    return Const(0) if not terms else terms[0] if len(terms) == 1 else Add(tuple(terms))
 
 
 def _mul(a, b):

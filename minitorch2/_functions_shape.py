@@ -56,9 +56,7 @@ def alias_of(fn, name):
 
 
 def _dims(dim):
-    if dim is None:
-        return None
-    return list(dim) if isinstance(dim, (list, tuple)) else [dim]
+    return None if dim is None else list(dim) if isinstance(dim, (list, tuple)) else [dim]
 
 
 # ---------------------------------------------------------------- shape functions

@@ -11,6 +11,7 @@ import builtins
 import numpy as np
 
 from . import _dtype, _functions_common, _functions_complex, _functions_extra, _tensor_methods_more, sparse
+from . import _method_arguments
 from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
@@ -300,5 +301,5 @@ def install():
                    **_tensor_methods_more.tensor_methods(), **sparse.tensor_methods())
     methods.update(_shape_methods())
     methods.update(__getitem__=getitem, __setitem__=setitem)
-    for name, fn in _numpy_names.wrap_all(methods).items():
+    for name, fn in _numpy_names.wrap_all(_method_arguments.checked(methods)).items():
         setattr(Tensor, name, fn)

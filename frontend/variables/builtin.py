@@ -142,8 +142,10 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        if fn is abs and len(args) == 1 and isinstance(args[0], (TensorVariable, UserObjectVariable)):  # (__abs__)
-            return unary_op(tx, operator.abs, args[0])
+        if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):  # (an ndarray's too)
+            return record(tx.output, "call_function", operator.abs, args, {})
+        if fn is abs and len(args) == 1 and isinstance(args[0], UserObjectVariable):
+            return args[0].call_dunder(tx, "__abs__", [])
         raise Unsupported(f"builtin {getattr(fn, '__name__', fn)} with these arguments", "unsupported_call")
 
     # ---- builtins with their own rules --------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor, contiguous_strides
-from .meta_util import c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
+from .meta_util import c_order, fake_empty, new_tensor_shape, preserve_format_strides, with_strides, wrap_dim
 from .sorting import sort_array
 from .tie_order import unique_rows
 
@@ -51,7 +51,7 @@ def _repeat_shape(self, repeats):
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
         )
     padded = (1,) * (len(repeats) - self.dim()) + tuple(self.shape)
-    return [s * r for s, r in zip(padded, repeats)], padded
+    return list(new_tensor_shape([s * r for s, r in zip(padded, repeats)], self.dtype)), padded
 
 
 def _repeat_kernel(self, repeats):
@@ -100,6 +100,8 @@ def _unfold_geometry(self, dimension, size, step):
     length = self.shape[d] if n else 1
     if size > length:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
     stride = self.stride()[d] if n else 1

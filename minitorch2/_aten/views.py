@@ -127,12 +127,12 @@ def _expand(self, size, *, implicit=False):
 
 
 def _permute(self, dims):
-    dims = [wrap_dim(d, self.dim()) for d in dims]
     if len(dims) != self.dim():
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
             f"ordering of dimensions i.e. input.dim() = {self.dim()} is not equal to len(dims) = {len(dims)}"
         )
+    dims = [wrap_dim(d, self.dim()) for d in dims]
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return [self.shape[d] for d in dims], [self.stride()[d] for d in dims], self.storage_offset()
