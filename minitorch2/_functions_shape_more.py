@@ -44,8 +44,8 @@ def unflatten(input, dim, sizes):
         raise RuntimeError("unflatten: sizes must be non-empty" if len(sizes) == 0 else "unflatten got an unexpected "
                            f"error:\nDimension specified as {dim} but tensor has no dimensions")
     if isinstance(input.shape[d], int) and all(isinstance(size, int) for size in sizes):
-        try:
-            infer_size(sizes, input.shape[d])
+        try:  # the -1 is the dim's size over the others, not the tensor's numel (which 0 elements leave open)
+            sizes = infer_size(sizes, input.shape[d])
         except RuntimeError as error:
             if "is invalid for input of size" not in str(error):
                 raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None

@@ -1,0 +1,255 @@
+"""Chains of views followed by in-place writes, as users write them, against torch: a base tensor (float, int, bool;
+empty and size-1 dims; contiguous, transposed, stepped, expanded or as_strided), a chain of one to four views of it,
+one to three in-place ops on a view or on the base (operands that broadcast, alias or overlap the target), then a
+read of the base and of every view: values, shapes, strides, contiguity, storage offsets and version counters; or
+the error's class and first line where torch raises. An autograd variant writes through views of a non-leaf and
+runs backward (gradients, grad_fn names, the version-counter error); a compiled variant runs a subset of the
+programs on a compiled function's inputs. MT2_VIEW_FUZZ_EXAMPLES=N runs N examples of each instead of the default.
+"""
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import frontend
+import minitorch2
+
+EXAMPLES = int(os.environ.get("MT2_VIEW_FUZZ_EXAMPLES", "0"))
+DTYPES = ["float32", "float64", "int64", "bool"]
+SHAPES = [(), (0,), (1,), (4,), (2, 3), (3, 1), (1, 4), (0, 3), (2, 3, 4), (3, 1, 2), (2, 2, 2, 1), (4, 4)]
+
+
+# ---- bases ---------------------------------------------------------------------------------------------------
+def _values(shape, dtype, seed):
+    count = int(np.prod(shape, dtype=np.int64))
+    values = (np.arange(count) * 7 + seed) % 11 - 4.0
+    if dtype == "bool":
+        return (values > 0).reshape(shape)
+    return values.reshape(shape).astype(np.int64 if dtype == "int64" else dtype)
+
+
+def make_base(lib, shape, dtype, layout, seed):
+    """A base of the given shape laid out as users get one: from a factory, a transpose, a stepped slice, an
+    expand of a size-1 tensor, or an as_strided of a longer storage."""
+    if layout == "transposed" and len(shape) >= 2:
+        return lib.tensor(_values(shape[::-1], dtype, seed)).permute(*reversed(range(len(shape))))
+    if layout == "stepped" and shape:
+        bigger = (shape[0] * 2,) + tuple(shape[1:])
+        return lib.tensor(_values(bigger, dtype, seed))[::2]
+    if layout == "expanded" and shape:
+        return lib.tensor(_values((1,) + tuple(shape[1:]), dtype, seed)).expand(*shape)
+    if layout == "as_strided" and shape:
+        strides = [1]
+        for size in reversed(shape[1:]):
+            strides.insert(0, strides[0] * max(size, 1) + 1)
+        storage = lib.tensor(_values((sum((s - 1) * d for s, d in zip(shape, strides)) + 3,), dtype, seed))
+        return storage.as_strided(shape, strides, 2) if 0 not in shape else storage.as_strided(shape, strides, 1)
+    return lib.tensor(_values(shape, dtype, seed))
+
+
+# ---- views: each takes the tensor and three drawn numbers, and picks its arguments from the tensor's shape ------
+def _dim(x, k):
+    return k % x.dim() if x.dim() else 0
+
+
+def _reshape_flat(x, k):
+    return x.reshape(-1) if k[0] % 2 else x.view(-1)
+
+
+def _view_split_last(x, k):
+    if x.dim() == 0 or x.shape[-1] % 2:
+        return x.view(*x.shape, 1)
+    return x.view(*x.shape[:-1], 2, x.shape[-1] // 2)
+
+
+def _narrow(x, k):
+    dim = _dim(x, k[0])
+    size = x.shape[dim]
+    start = k[1] % (size + 1)
+    return x.narrow(dim, start, k[2] % (size - start + 1))
+
+
+def _slice(x, k):
+    dim = _dim(x, k[0])
+    size = x.shape[dim]
+    start = -(k[1] % (size + 1)) if k[2] % 3 == 0 else k[1] % (size + 1)
+    index = (slice(None),) * dim + (slice(start, None, 1 + k[2] % 3),)
+    return x[index]
+
+
+def _slice_negative_stop(x, k):
+    return x[..., :-1] if k[0] % 2 else x[:-1]
+
+
+def _select(x, k):
+    dim = _dim(x, k[0])
+    size = x.shape[dim]
+    return x.select(dim, k[1] % size - (size if k[2] % 2 else 0)) if size else x.select(dim, k[1])
+
+
+def _split_element(x, k):
+    dim = _dim(x, k[0])
+    parts = x.split(1 + k[1] % 2, dim) if k[2] % 2 else x.chunk(1 + k[1] % 3, dim)
+    return parts[k[2] % len(parts)] if parts else x
+
+
+def _unbind_element(x, k):
+    parts = x.unbind(_dim(x, k[0]))
+    return parts[k[1] % len(parts)] if parts else x
+
+
+def _diagonal(x, k):
+    return x.diagonal(offset=k[0] % 3 - 1, dim1=0, dim2=-1)
+
+
+def _unfold(x, k):
+    dim = _dim(x, k[0])
+    size = x.shape[dim] if x.dim() else 1
+    return x.unfold(dim, 1 + k[1] % max(size, 1), 1 + k[2] % 2)
+
+
+def _expand(x, k):
+    return x.unsqueeze(0).expand(2, *x.shape)
+
+
+def _as_strided(x, k):
+    return x.as_strided((2, 2), (1, k[0] % 2), k[1] % 2) if x.is_contiguous() else x.as_strided((1,), (1,))
+
+
+def _squeeze(x, k):
+    return x.squeeze(_dim(x, k[0])) if k[1] % 2 else x.squeeze()
+
+
+def _movedim(x, k):
+    return x.movedim(_dim(x, k[0]), _dim(x, k[1]))
+
+
+def _unflatten(x, k):
+    if x.dim() == 0 or x.shape[0] % 2:
+        return x.flatten(0, -1) if x.dim() else x.flatten()
+    return x.unflatten(0, (2, -1))
+
+
+def _permute(x, k):
+    order = list(range(x.dim()))
+    order.reverse() if k[0] % 2 else order.insert(0, order.pop())
+    return x.permute(*order)
+
+
+VIEWS = {
+    "view_flat": _reshape_flat, "view_split_last": _view_split_last,
+    "transpose": lambda x, k: x.transpose(_dim(x, k[0]), _dim(x, k[1])),
+    "t": lambda x, k: x.t(), "T": lambda x, k: x.T, "mT": lambda x, k: x.mT, "permute": _permute,
+    "narrow": _narrow, "select": _select, "slice": _slice, "slice_negative_stop": _slice_negative_stop,
+    "unsqueeze": lambda x, k: x.unsqueeze(k[0] % (x.dim() + 1)), "squeeze": _squeeze,
+    "diagonal": _diagonal, "unfold": _unfold, "expand": _expand, "as_strided": _as_strided,
+    "split": _split_element, "unbind": _unbind_element, "view_as": lambda x, k: x.view_as(x.reshape(x.shape)),
+    "movedim": _movedim, "unflatten": _unflatten, "flip_copy_read": lambda x, k: x[..., :],
+}
+
+
+# ---- in-place writes: each takes lib, the target and the number drawn -----------------------------------------
+def _operand(lib, target, k):
+    """A second tensor for a binary in-place op: of the target's shape, one that broadcasts, or 0-d."""
+    shapes = [tuple(target.shape), tuple(target.shape[-1:]), ()]
+    shape = shapes[k % 3]
+    return lib.tensor(_values(shape, "float64", k) + 0.5).to(target.dtype if k % 2 else lib.float32)
+
+
+def _index_put(lib, v, k):
+    if v.dim() == 0 or v.shape[0] == 0:
+        v[...] = k % 5
+        return
+    index = lib.tensor([0, v.shape[0] - 1, 0])
+    v.index_put_((index,), lib.tensor(float(k % 3 - 1)).to(v.dtype), accumulate=bool(k % 2))
+
+
+def _scatter(lib, v, k):
+    index = lib.zeros(v.shape, dtype=lib.int64)
+    return v.scatter_(0 if v.dim() else 0, index, lib.ones(v.shape, dtype=v.dtype))
+
+
+def _index_add(lib, v, k):
+    if v.dim() == 0:
+        return v.index_add_(0, lib.tensor(0), v.clone())
+    source = lib.ones((2,) + tuple(v.shape[1:]), dtype=v.dtype)
+    return v.index_add_(0, lib.tensor([0, 0]) % max(v.shape[0], 1), source)
+
+
+WRITES = {
+    "add_number": lambda lib, v, k: v.add_(k % 3 + 1), "mul_number": lambda lib, v, k: v.mul_(-2.5),
+    "sub_tensor": lambda lib, v, k: v.sub_(_operand(lib, v, k)), "add_tensor": lambda lib, v, k: v.add_(
+        _operand(lib, v, k), alpha=2), "mul_tensor": lambda lib, v, k: v.mul_(_operand(lib, v, k)),
+    "div_tensor": lambda lib, v, k: v.div_(_operand(lib, v, k)), "div_number": lambda lib, v, k: v.div_(4),
+    "add_own_transpose": lambda lib, v, k: v.add_(v.mT if v.dim() >= 2 else v.flip(0) if v.dim() else v),
+    "copy_own_flip": lambda lib, v, k: v.copy_(v.flip(0) if v.dim() else v),
+    "copy_other_view": lambda lib, v, k: v.copy_(v[..., :1] if v.dim() else v),
+    "copy_": lambda lib, v, k: v.copy_(_operand(lib, v, k)), "fill_": lambda lib, v, k: v.fill_(k % 4 - 1.5),
+    "zero_": lambda lib, v, k: v.zero_(), "clamp_": lambda lib, v, k: v.clamp_(-1, 2),
+    "masked_fill_": lambda lib, v, k: v.masked_fill_(lib.tensor(_values(v.shape, "bool", k)), 3),
+    "index_put_": _index_put, "scatter_": _scatter, "index_add_": _index_add,
+    "subscript_all": lambda lib, v, k: v.__setitem__(Ellipsis, _operand(lib, v, k)),
+    "subscript_first": lambda lib, v, k: v.__setitem__(0, 1) if v.dim() else v.__setitem__((), 1),
+    "addcmul_": lambda lib, v, k: v.addcmul_(_operand(lib, v, k), _operand(lib, v, k + 1), value=0.5),
+    "lerp_": lambda lib, v, k: v.lerp_(_operand(lib, v, k), 0.25), "exp_": lambda lib, v, k: v.exp_(),
+    "neg_": lambda lib, v, k: v.neg_(), "abs_": lambda lib, v, k: v.abs_(),
+}
+
+
+# ---- running a program and reading everything back ------------------------------------------------------------
+def _number(value):
+    value = float(value)
+    return round(value, 4) if math.isfinite(value) else repr(value)
+
+
+def describe(tensor):
+    flat = tensor.detach().reshape(-1).tolist()
+    return (tuple(tensor.shape), str(tensor.dtype).split(".")[-1], [_number(v) for v in flat], tuple(tensor.stride()),
+            tensor.is_contiguous(), tensor.storage_offset(), tensor._version)
+
+
+def _error(error):
+    return type(error).__name__, str(error).strip().splitlines()[0]
+
+
+def run_program(lib, program):
+    """The program's record under `lib`: what each step read, ending at the first error (its class and words)."""
+    (shape, dtype, layout, seed), chain, writes = program
+    record = []
+    try:
+        base = make_base(lib, shape, dtype, layout, seed)
+        views = [base]
+        for name, numbers in chain:
+            views.append(VIEWS[name](views[-1], numbers))
+            record.append(("view", name, describe(views[-1])))
+        for name, on_view, number in writes:
+            target = views[on_view % len(views)]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                WRITES[name](lib, target, number)
+            record.append(("write", name, [describe(v) for v in views]))
+    except Exception as error:
+        record.append(_error(error))
+    return record
+
+
+@st.composite
+def programs(draw):
+    base = (draw(st.sampled_from(SHAPES)), draw(st.sampled_from(DTYPES)),
+            draw(st.sampled_from(["contiguous", "contiguous", "transposed", "stepped", "expanded", "as_strided"])),
+            draw(st.integers(0, 10)))
+    numbers = st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(0, 20))
+    chain = draw(st.lists(st.tuples(st.sampled_from(sorted(VIEWS)), numbers), min_size=1, max_size=4))
+    writes = draw(st.lists(st.tuples(st.sampled_from(sorted(WRITES)), st.integers(0, 5), st.integers(0, 20)),
+                           min_size=1, max_size=3))
+    return base, chain, writes
+
+
+@settings(max_examples=EXAMPLES or 200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_view_chains_then_inplace_writes_as_torch(program):
+    assert run_program(minitorch2, program) == run_program(torch, program)
