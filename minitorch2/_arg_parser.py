@@ -244,6 +244,20 @@ def check_clamp_bounds(name, min, max):
     return min, max
 
 
+def check_subscript_of_0d(self, index):
+    """x[i] and x[a:b] (alone, not in a tuple) of a 0-d tensor: the words of torch's indexing binding, which looks at
+    a lone int or slice before anything else (in a tuple they read as too many indices)."""
+    if self.dim() != 0 or isinstance(index, bool):
+        return
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (int, np.integer)) and index == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                         "to convert a 0-dim tensor to a number")
+    if isinstance(index, (int, np.integer)):
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+
+
 def check_isclose(input, other, rtol, atol):
     """isclose's: `other` a tensor of input's dtype, tolerances not negative."""
     if not isinstance(other, Tensor):
