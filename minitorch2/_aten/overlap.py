@@ -22,7 +22,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import loop_order
-from .meta_util import is_non_overlapping_and_dense
+from .memory import _check_fits
+from .meta_util import broadcast_shapes, is_non_overlapping_and_dense
 
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
@@ -164,14 +165,19 @@ def check(policy, self, args, kwargs):
             no_overlap(self, t)
 
 
+def _overlaps_itself(t):
+    """Whether two of t's elements may be one address (an expanded tensor, overlapping windows of as_strided)."""
+    return not is_non_overlapping_and_dense(t) and loop_order.may_overlap_itself(t)
+
+
 def _unchecked_overlap(self, args, kwargs):
     """Overlaps ATen's checks let through (too hard to tell), where its loop order decides the result."""
     return any(overlap_status(self, t) is _Status.TOO_HARD for t in _input_tensors(args, kwargs)) or \
-        (not is_non_overlapping_and_dense(self) and loop_order.may_overlap_itself(self))
+        _overlaps_itself(self)
 
 
 def _write_selected_only(kernel, self, args, kwargs):
-    """A fill of an expanded self, where several elements are one address: ATen's loop writes only the selected
+    """A fill of a self whose elements share addresses (expanded, as_strided): ATen's loop writes only the selected
     elements, so an address takes the fill when any of its elements is selected. The kernel runs on a dense copy;
     the elements whose bits it changed are the selected ones (an unchanged one may be written or not alike)."""
     scratch = kernel(self.clone(), *args, **kwargs)
@@ -181,6 +187,13 @@ def _write_selected_only(kernel, self, args, kwargs):
     self._np[changed] = scratch._np[changed]
     self._bump_version()
     return self
+
+
+def _shapes_fit(self, args):
+    """The kernel's shape errors (inputs that do not broadcast, a result larger than self), raised before the loop
+    order path would meet them in numpy's words."""
+    _check_fits(self, broadcast_shapes(self.shape, *(t.shape for t in args if isinstance(t, Tensor))))
+    return True
 
 
 def checked_in_trace(impl):
@@ -201,10 +214,10 @@ def checked(impl, policy):
 
     def checked_kernel(self, *args, **kwargs):
         check(policy, self, args, kwargs)
-        if policy in (Overlap.MASKED, Overlap.FILL) and has_internal_overlap(self):
+        if policy in (Overlap.MASKED, Overlap.FILL) and _overlaps_itself(self):
             return _write_selected_only(kernel, self, args, kwargs)
         if policy in (Overlap.POINTWISE, Overlap.COPY) and _unchecked_overlap(self, args, kwargs) and \
-                loop_order.run_in_loop_order(kernel, self, args, kwargs):
+                _shapes_fit(self, args) and loop_order.run_in_loop_order(kernel, self, args, kwargs):
             return self
         return kernel(self, *args, **kwargs)
 

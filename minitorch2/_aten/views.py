@@ -300,7 +300,7 @@ def _split_kernel(self, split_size, dim=0):
 
 
 def _unbind_kernel(self, dim=0):
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim(), wrap_scalar=False)
     return tuple(Tensor._make_view(self, *_select(self, dim, i)) for i in range(self.shape[dim]))
 
 
