@@ -423,7 +423,7 @@ def compiled_programs(draw):
     return base, chain, writes
 
 
-@settings(max_examples=EXAMPLES or 25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES or 40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(compiled_programs())
 def test_compiled_writes_through_views_of_inputs_as_torch(program):
     assert run_compiled_program(minitorch2, program, "aot_eager") == run_compiled_program(torch, program, "aot_eager")
