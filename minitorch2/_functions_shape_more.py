@@ -201,6 +201,8 @@ def movedim(input, source, destination):
     for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if n == 0:  # (ATen's: a 0-d tensor's alias, not a permute of no dims)
+        return aten.alias.default(input)
     moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
     unmoved = iter(i for i in builtins_range(n) if i not in src)
     return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in builtins_range(n)])

@@ -26,8 +26,8 @@ from .._ops import ops
 from .._tensor import FakeTensor, Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 from .saved_hooks import SavedValues
-from .view_refusals import refuse_multi_output_view
 from .view_history import rebase_view_history, remember_view_ops  # noqa: F401  (the dispatcher calls it through here)
+from .view_refusals import refuse_multi_output_view
 
 
 class Derivative:

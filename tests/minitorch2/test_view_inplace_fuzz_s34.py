@@ -12,7 +12,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import frontend
 import minitorch2
@@ -208,6 +209,9 @@ REFUSED_DTYPES = {"sub_tensor": ("bool",), "neg_": ("bool",), "lerp_": ("int64",
 # as_strided or unfold windows): ATen's loop adds or stores element by element, so aliased elements see each
 # other's writes; minitorch2 computes the whole result and stores it (test_indexed_writes_into_overlapping_windows).
 INDEXED_WRITES = {"scatter_", "index_add_"}
+# and addcmul_, whose three operands ATen's vectorized loop reads in an order loop_order.py does not model
+# (test_addcmul_into_overlapping_windows_as_torch)
+SELF_OVERLAP_LEFT_OUT = INDEXED_WRITES | {"addcmul_"}
 
 
 def overlaps_itself(t):
@@ -259,7 +263,7 @@ def run_program(lib, program):
                 record.append(("view", name, describe(views[-1])))
             for name, on_view, number in writes:
                 target = views[on_view % len(views)]
-                if name in INDEXED_WRITES and overlaps_itself(target):
+                if name in SELF_OVERLAP_LEFT_OUT and overlaps_itself(target):
                     record.append(("left out", name))  # (test_indexed_writes_into_overlapping_windows_as_torch)
                     break
                 WRITES[name](lib, target, number)
@@ -291,10 +295,16 @@ def test_view_chains_then_inplace_writes_as_torch(program):
 @pytest.mark.xfail(strict=True, reason="torch's structured metas run an op's own dtype checks (sub/neg of bool, "
                    "lerp's dtypes) before TensorIterator's overlap check; minitorch2's overlap check (overlap.checked) "
                    "runs before the kernel's checks, so an expanded target raises the overlap error instead")
-@pytest.mark.parametrize("write,dtype,number", [("neg_", "bool", 1), ("sub_tensor", "bool", 1), ("lerp_", "int64", 0)])
-def test_dtype_refusals_come_before_the_overlap_check(write, dtype, number):
-    program = (((2, 3), dtype, "expanded", 0), [("view_as", (0, 0, 0))], [(write, 0, number)])
-    assert run_program(minitorch2, program) == run_program(torch, program)
+@pytest.mark.parametrize("write", ["neg_", "sub_", "lerp_"])
+def test_dtype_refusals_come_before_the_overlap_check(write):
+    def outcome(lib):
+        expanded = lib.zeros(3, dtype=lib.bool if write != "lerp_" else lib.int64).expand(2, 3)
+        operands = {"neg_": (), "sub_": (lib.ones(2, 3, dtype=lib.bool),), "lerp_": (lib.ones(2, 3), 0.5)}[write]
+        try:
+            getattr(expanded, write)(*operands)
+        except RuntimeError as error:
+            return str(error)
+    assert outcome(minitorch2) == outcome(torch)
 
 
 @pytest.mark.xfail(strict=True, reason="scatter_/index_add_ into overlapping as_strided windows: ATen's "
@@ -341,6 +351,8 @@ def run_autograd_program(lib, program):
             record.append(("views", [(describe(v), _grad_fn_name(v)) for v in views]))
             early = views[-1].sin() if read_first else None
             for name, on_view, number in writes:
+                if name in SELF_OVERLAP_LEFT_OUT and overlaps_itself(views[on_view % len(views)]):
+                    return record + [("left out", name)]
                 WRITES[name](lib, views[on_view % len(views)], number)
                 record.append(("write", name, [(describe(v), _grad_fn_name(v)) for v in views]))
             loss = sum((v * (1 + 0.1 * k)).sum() for k, v in enumerate(views))
@@ -363,7 +375,7 @@ def autograd_programs(draw):
     return setup, chain, writes
 
 
-@settings(max_examples=EXAMPLES or 120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES or 60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(autograd_programs())
 def test_writes_through_views_then_backward_as_torch(program):
     assert run_autograd_program(minitorch2, program) == run_autograd_program(torch, program)
@@ -427,3 +439,15 @@ def compiled_programs(draw):
 @given(compiled_programs())
 def test_compiled_writes_through_views_of_inputs_as_torch(program):
     assert run_compiled_program(minitorch2, program, "aot_eager") == run_compiled_program(torch, program, "aot_eager")
+
+
+@pytest.mark.xfail(strict=True, reason="addcmul_ into as_strided windows that overlap (strides (1, 1)): ATen's "
+                   "vectorized loop reads an element another window already wrote in an order loop_order.py, which "
+                   "models two-operand loops, does not reproduce (17.625 where torch has 17.5)")
+def test_addcmul_into_overlapping_windows_as_torch():
+    def written(lib):
+        storage = make_base(lib, (4,), "float64", "contiguous", 0)
+        WRITES["addcmul_"](lib, storage.as_strided((2, 2), (1, 1)), 18)
+        return storage.tolist()
+
+    assert written(minitorch2) == written(torch)
