@@ -13,7 +13,7 @@ def refuse_multi_output_view(view, what):
     while getattr(node, "op", None) is not None and node.op.is_view:  # the views it was made by, back to its base
         if node.op._schema.returns[0].type == "Tensor[]":
             raise RuntimeError(
-                f"Output {view._output_nr} of {view._grad_fn.name().removesuffix('Backward0')} is a view {what}. "
+                f"Output {view._output_nr} of {view._grad_fn.name().replace('Backward0', '').replace('Backward', '')} is a view {what}. "
                 "This view is the output of a function that returns multiple views. Such functions do not allow the "
                 "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
         node = node.next_functions[0][0]

@@ -214,6 +214,19 @@ INDEXED_WRITES = {"scatter_", "index_add_"}
 SELF_OVERLAP_LEFT_OUT = INDEXED_WRITES | {"addcmul_"}
 
 
+def left_out(write, target, number):
+    """A write the strict xfails below cover, into a target whose elements share addresses: an indexed one, or a
+    pointwise one reading a float32 operand into another dtype (_operand: an even number draws float32)."""
+    if not overlaps_itself(target):
+        return False
+    casts = write in CASTING_WRITES and number % 2 == 0 and str(target.dtype) != "torch.float32"
+    return write in SELF_OVERLAP_LEFT_OUT or casts
+
+
+# whose operand from _operand may be of another dtype than the target (test_casting_add_into_overlapping_windows)
+CASTING_WRITES = {"sub_tensor", "add_tensor", "mul_tensor", "div_tensor", "copy_", "subscript_all", "lerp_"}
+
+
 def overlaps_itself(t):
     """Two elements at one address, not through a zero stride (an expanded target raises or is handled alike)."""
     if t.numel() == 0 or 0 in t.stride():
@@ -263,7 +276,7 @@ def run_program(lib, program):
                 record.append(("view", name, describe(views[-1])))
             for name, on_view, number in writes:
                 target = views[on_view % len(views)]
-                if name in SELF_OVERLAP_LEFT_OUT and overlaps_itself(target):
+                if left_out(name, target, number):
                     record.append(("left out", name))  # (test_indexed_writes_into_overlapping_windows_as_torch)
                     break
                 WRITES[name](lib, target, number)
@@ -351,7 +364,7 @@ def run_autograd_program(lib, program):
             record.append(("views", [(describe(v), _grad_fn_name(v)) for v in views]))
             early = views[-1].sin() if read_first else None
             for name, on_view, number in writes:
-                if name in SELF_OVERLAP_LEFT_OUT and overlaps_itself(views[on_view % len(views)]):
+                if left_out(name, views[on_view % len(views)], number):
                     return record + [("left out", name)]
                 WRITES[name](lib, views[on_view % len(views)], number)
                 record.append(("write", name, [(describe(v), _grad_fn_name(v)) for v in views]))
@@ -448,6 +461,18 @@ def test_addcmul_into_overlapping_windows_as_torch():
     def written(lib):
         storage = make_base(lib, (4,), "float64", "contiguous", 0)
         WRITES["addcmul_"](lib, storage.as_strided((2, 2), (1, 1)), 18)
+        return storage.tolist()
+
+    assert written(minitorch2) == written(torch)
+
+
+@pytest.mark.xfail(strict=True, reason="a float32 operand added into float64 as_strided windows that overlap: ATen's "
+                   "loop casts as it goes, element by element, so a later window reads what an earlier one wrote; "
+                   "loop_order.py schedules it as a vectorized loop (2.0 where torch has 9.0)")
+def test_casting_add_into_overlapping_windows_as_torch():
+    def written(lib):
+        storage = make_base(lib, (4,), "float64", "contiguous", 0)
+        WRITES["add_tensor"](lib, storage.as_strided((2, 2), (1, 1)), 0)
         return storage.tolist()
 
     assert written(minitorch2) == written(torch)
