@@ -67,6 +67,8 @@ class ArgumentChecks:
         if op._opname in ("lt", "le", "gt", "ge") and any(isinstance(a, complex) for a in args):  # (tensor < 1j)
             kind = _dtype_title(_dtype.result_type(*args))
             raise NotImplementedError(f'"{op._opname}_cpu" not implemented for \'{kind}\'')
+        if op._opname in ("clamp_", "clamp_min_", "clamp_max_") and op._overloadname == "default":
+            check_clamp_in_place(*args, *kwargs.values())
         for i, value in enumerate(args):
             accepted = self.accepted[i]
             if accepted is not None and not isinstance(value, accepted):
@@ -242,6 +244,34 @@ def check_clamp_bounds(name, min, max):
                                 f"{type(max).__name__}), but expected one of: (bounds both numbers, or both tensors)")
             return (a.item(), b) if a is min else (b, a.item())
     return min, max
+
+
+def check_subscript_of_0d(self, index):
+    """x[i] and x[a:b] (alone, not in a tuple) of a 0-d tensor: the words of torch's indexing binding, which looks at
+    a lone int or slice before anything else (in a tuple they read as too many indices)."""
+    if self.dim() != 0 or isinstance(index, bool):
+        return
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (int, np.integer)) and index == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                         "to convert a 0-dim tensor to a number")
+    if isinstance(index, (int, np.integer)):
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+
+
+TYPE_META_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+                   "int32": "int", "int64": "long int"}  # C++'s names of integral types, which a TypeMeta prints
+
+
+def check_clamp_in_place(self, *bounds):
+    """clamp_(x, number...) of an integral x: its meta's own check that the numbers keep x's dtype, worded with
+    x's TypeMeta (`long int`), before anything else is looked at."""
+    if isinstance(self, Tensor) and self.dtype.name in TYPE_META_NAMES:
+        result = _dtype.result_type(self, *(b for b in bounds if b is not None))
+        if result is not self.dtype:
+            raise RuntimeError(f"result type {_dtype_title(result)} can't be cast to the desired output type "
+                               f"{TYPE_META_NAMES[self.dtype.name]}")
 
 
 def check_isclose(input, other, rtol, atol):

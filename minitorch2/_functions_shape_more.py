@@ -44,8 +44,8 @@ def unflatten(input, dim, sizes):
         raise RuntimeError("unflatten: sizes must be non-empty" if len(sizes) == 0 else "unflatten got an unexpected "
                            f"error:\nDimension specified as {dim} but tensor has no dimensions")
     if isinstance(input.shape[d], int) and all(isinstance(size, int) for size in sizes):
-        try:
-            infer_size(sizes, input.shape[d])
+        try:  # the -1 is the dim's size over the others, not the tensor's numel (which 0 elements leave open)
+            sizes = infer_size(sizes, input.shape[d])
         except RuntimeError as error:
             if "is invalid for input of size" not in str(error):
                 raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
@@ -201,6 +201,8 @@ def movedim(input, source, destination):
     for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if n == 0:  # (ATen's: a 0-d tensor's alias, not a permute of no dims)
+        return aten.alias.default(input)
     moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
     unmoved = iter(i for i in builtins_range(n) if i not in src)
     return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in builtins_range(n)])

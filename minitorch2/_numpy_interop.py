@@ -42,5 +42,7 @@ def preserved_copy(data, dtype):
     """torch.tensor(data) of an ndarray or a tensor: a copy in dtype (data's when None), laid out as data is."""
     source = data.detach() if isinstance(data, Tensor) else from_numpy(data)
     dtype = dtype or source.dtype
+    if source._np is None:  # a fake tensor (a traced ndarray, torch.tensor(x) under compile): a fake copy
+        return source.to(dtype).clone()
     copy = with_strides(source._np.astype(dtype.np), preserve_format_strides(source))
     return copy if isinstance(copy, Tensor) else Tensor._from_numpy(copy, dtype)

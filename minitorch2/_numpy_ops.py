@@ -69,6 +69,8 @@ def _as(value, dtype):
     """A tensor (cast to dtype) or a numpy scalar as a tensor of dtype; a Python number stays one (weak)."""
     if isinstance(value, Tensor):
         return value if value.dtype is dtype else value.to(dtype)
+    if isinstance(value, (list, tuple)) and any(is_symbolic(v) for v in value):  # a shape under dynamic sizes
+        return minitorch2.stack([minitorch2.scalar_tensor(v, dtype=dtype) for v in value])
     if isinstance(value, (np.generic, list, tuple)):
         return minitorch2.tensor(np.asarray(value), dtype=dtype)
     return value

@@ -430,7 +430,9 @@ class _StorageRef(StorageConveniences):
         return self._storage.nbytes if isinstance(self._storage, np.ndarray) else 0
 
 
-def wrap_dim(dim, ndim):
+def wrap_dim(dim, ndim, wrap_scalar=True):
+    if ndim == 0 and not wrap_scalar:  # (unbind: a 0-d tensor has no dim 0 to take apart)
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")

@@ -15,7 +15,7 @@ from . import _method_arguments
 from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
-from ._arg_parser import ArgumentChecks, check_clamp_bounds
+from ._arg_parser import ArgumentChecks, check_clamp_bounds, check_subscript_of_0d
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
@@ -124,8 +124,10 @@ def _method_forms():
     return methods
 
 
-def _one_list(values):
-    """x.view(2, 3) and x.view((2, 3)) alike: the sizes (or dims) as one list."""
+def _one_list(values, method=None, parameter=None):
+    """x.view(2, 3) and x.view((2, 3)) alike: the sizes (or dims) as one list; none at all, Python's TypeError."""
+    if not values and method:
+        raise TypeError(f'{method}() missing 1 required positional arguments: "{parameter}"')
     return list(values[0] if len(values) == 1 and isinstance(values[0], (list, tuple)) else values)
 
 
@@ -152,10 +154,10 @@ def _shape_methods():
         return lambda self, memory_format=None: self.to(dtype)
 
     return {
-        "view": view, "reshape": lambda self, *shape: F.reshape(self, _one_list(shape)),
-        "expand": lambda self, *size: aten.expand.default(self, _one_list(size)),
-        "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims)),
-        "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes)),
+        "view": view, "reshape": lambda self, *shape: F.reshape(self, _one_list(shape, "reshape", "shape")),
+        "expand": lambda self, *size: aten.expand.default(self, _one_list(size, "expand", "size")),
+        "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims, "permute", "dims")),
+        "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes, "repeat", "repeats")),
         "contiguous": contiguous, "to": to,
         "clone": lambda self, memory_format=None: F.clone(self, memory_format=memory_format),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
@@ -249,6 +251,7 @@ def _indices_list(advanced):
 
 
 def getitem(self, index):
+    check_subscript_of_0d(self, index)
     result, advanced = _apply_basic(self, _normalize_index(index), keep_slices=isinstance(index, slice))
     if not advanced:
         return aten.alias.default(self) if result is self else result
@@ -261,8 +264,8 @@ def setitem(self, index, value):
         value = _dtype.checked_scalar(value, self.dtype)
     if not isinstance(value, Tensor):
         value = aten.lift_fresh.default(Tensor._from_numpy(np.array(value).astype(self.dtype.np), self.dtype))
-    index = _normalize_index(index)
-    target, advanced = _apply_basic(self, index)
+    check_subscript_of_0d(self, index)
+    target, advanced = _apply_basic(self, _normalize_index(index))
     if advanced:  # (of another dtype: ATen's error)
         sizes = _leading_ones_dropped(value)
         aten.index_put_.default(target, _indices_list(advanced),

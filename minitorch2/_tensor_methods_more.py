@@ -158,6 +158,10 @@ def tensor_methods():
         return bool((element == self).any().item())
 
     def matrix_transpose(self):
+        if self.dim() == 0:  # (torch's deprecated identity: the tensor itself, not a view of it)
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+                          UserWarning, stacklevel=2)
+            return self
         if self.dim() < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got "
                                f"{self.dim()}-D tensor.")
@@ -167,7 +171,11 @@ def tensor_methods():
         return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
 
     def over_dims(fn):  # x.flip(0, 1), x.flip((0, 1)), or x.flip(dims=(0, 1)): the functional form checks the keyword
-        return lambda self, *dims, **kwargs: fn(self, **kwargs) if kwargs and not dims else fn(self, as_list(dims))
+        def method(self, *dims, **kwargs):
+            if not dims and not kwargs:
+                raise TypeError(f'{fn.__name__}() missing 1 required positional arguments: "dims"')
+            return fn(self, **kwargs) if kwargs and not dims else fn(self, as_list(dims))
+        return method
 
     return {
         **_functions_complex.tensor_methods(),  # x.real, x.imag

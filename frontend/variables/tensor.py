@@ -84,6 +84,8 @@ class TensorVariable(VariableTracker):
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
             return tensor_numpy(tx, self, kwargs)
         args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
+        if name == "__setitem__" and len(args) == 2 and not kwargs:  # spelled out, as `x[k] = v` records
+            return record_mutation(tx.output, operator.setitem, [self, *args]) or ConstantVariable(None)
         if name == "type" and not args and not kwargs:  # its type's name, 'torch.FloatTensor': a constant
             return ConstantVariable(self.example_value.type())
         if name in METADATA_METHODS:

@@ -38,7 +38,8 @@ def wrap_tensor_method(og, value, source):
     on the stack by a graph break, or a list's `L.append`), a method of its owner's tracker; unbound, guarded."""
     if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) or isinstance(
             value, types.BuiltinMethodType) and type(value.__self__) in (list, dict):
-        return MethodVariable(og.wrap(value.__self__, AttrSource(source, "__self__")), value.__name__)
+        name = tensor_methods().get(id(getattr(value, "__func__", None)), value.__name__)  # (x.__setitem__: setitem)
+        return MethodVariable(og.wrap(value.__self__, AttrSource(source, "__self__")), name)
     if id(value) not in tensor_methods():
         return None
     og.guards.add(guards.id_guard(source, value), value)

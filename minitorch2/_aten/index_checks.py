@@ -83,3 +83,19 @@ def _broadcasts_to(shape, target):
     while len(shape) > len(target) and shape[0] == 1:
         shape = shape[1:]
     return len(shape) <= len(target) and all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
+
+
+def index_add_reads_indices(self, d, index):
+    """index_add's bounds, worded as the path ATen's CPU kernel takes: a first or last dim of a tensor of two or
+    more dims goes through scatter_add (its words), a middle dim or a vector through a loop (IndexError). False
+    where that kernel returns before reading any index: a tensor of two or more dims with no elements."""
+    if self.dim() > 1 and self.numel() == 0:
+        return False
+    size = self.shape[d] if self.dim() else 1
+    indices = np.asarray(index._np).reshape(-1)
+    bad = indices[(indices < 0) | (indices >= size)]
+    if not len(bad):
+        return True
+    if self.dim() > 1 and d in (0, self.dim() - 1):
+        raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {d} with size {size}")
+    raise IndexError("index out of range in self")

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
-from .index_checks import check_index_dtype, check_indices
+from .index_checks import index_add_reads_indices, check_index_dtype, check_indices
 from .memory import _dtype_title, written_meta
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
@@ -169,8 +169,7 @@ def check_index_add(self, dim, index, source):
 
 
 def first_out_of_range(indices, size, low=0):
-    """The first index (in memory order) outside [low, size), or None: gather, scatter and index_select
-    take no negative indices, and name the first bad one, as ATen's loops meet it."""
+    """The first index outside [low, size) in memory order, as ATen's loops meet it (gather, scatter...), or None."""
     bad = (indices < low) | (indices >= size)  # laid out as indices (numpy's order="K"), so both flatten alike
     return int(indices.ravel(order="K")[np.argmax(bad.ravel(order="K"))]) if bad.any() else None
 
@@ -367,8 +366,9 @@ new_empty_strided = (_new_empty_strided_kernel, _new_empty_strided_meta)
 def _index_add_kernel(self, dim, index, source, *, alpha=1):
     d = wrap_dim(dim, self.dim())
     check_index_add(self, d, index, source)
-    check_in_range(index._np, d, self.shape[d] if self.dim() else 1)
     out = self._np.copy()
+    if not index_add_reads_indices(self, d, index):
+        return out
     values = source._np if alpha == 1 else source._np * alpha
     np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np.reshape(-1),
               np.moveaxis(values, d, 0) if source.dim() else values.reshape(1))

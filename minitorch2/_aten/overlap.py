@@ -22,7 +22,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import loop_order
-from .meta_util import is_non_overlapping_and_dense
+from .memory import _check_fits
+from .meta_util import broadcast_shapes, is_non_overlapping_and_dense
 
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
@@ -37,12 +38,19 @@ PARTIAL_OVERLAP = (
 class Overlap(enum.Enum):
     """What an in-place op checks of `self` (the written-to tensor) against itself and its inputs."""
     NONE = "none"            # fill_.Scalar, zero_: writing one value is the same in any order
-    INTERNAL = "internal"    # fill_.Tensor: self must not overlap itself; its one-element value may be in it
+    INTERNAL = "internal"    # fill_.Tensor, masked_scatter_: self must not overlap itself; its inputs may be in it
     POINTWISE = "pointwise"  # add_, uniform_ ...: no internal overlap, no partial overlap with an input
     COPY = "copy"            # copy_: as POINTWISE, except that copying a view onto the same view is nothing to do
     MASKED = "masked"        # masked_fill_: an expanded self only warns (deprecated in torch); the mask is checked
+    FILL = "fill"            # index_fill_: as MASKED, with the index checked instead of a mask
     INDEXED = "indexed"      # index_put_: an expanded self warns; an input must not overlap self at all
-    SCATTER = "scatter"      # scatter_: as INDEXED, except that an expanded self raises
+    SCATTER = "scatter"      # scatter_, index_add_: as INDEXED, except that an expanded self raises
+
+
+EXPANDED_WARNING = {  # policy -> (the op torch's warning names, the subscript it gives as an example)
+    Overlap.MASKED: ("masked_fill_", "tensor[mask] = scalar"), Overlap.FILL: ("index_fill_", "tensor[mask] = scalar"),
+    Overlap.INDEXED: ("index_put_", "tensor[indices] = tensor"),
+}
 
 
 class _Status(enum.Enum):
@@ -147,21 +155,45 @@ def check(policy, self, args, kwargs):
     if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY, Overlap.SCATTER):
         assert_no_internal_overlap(self)
     elif has_internal_overlap(self):
-        _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED
-                         else ("index_put_", "tensor[indices] = tensor")))
+        _warn_expanded(*EXPANDED_WARNING[policy])
     if policy is Overlap.INTERNAL or (policy is Overlap.INDEXED and fills_by_mask(args, kwargs)):
         return
     no_overlap = assert_no_overlap if policy in (Overlap.INDEXED, Overlap.SCATTER) else assert_no_partial_overlap
-    inputs = args[:1] if policy is Overlap.MASKED else args
-    for t in _input_tensors(inputs, {} if policy is Overlap.MASKED else kwargs):
+    inputs = {Overlap.MASKED: args[:1], Overlap.FILL: args[1:2]}.get(policy, args)  # (a fill's value is read first)
+    for t in _input_tensors(inputs, {} if policy in (Overlap.MASKED, Overlap.FILL) else kwargs):
         if t._storage is self._storage:
             no_overlap(self, t)
+
+
+def _overlaps_itself(t):
+    """Whether two of t's elements may be one address (an expanded tensor, overlapping windows of as_strided)."""
+    return not is_non_overlapping_and_dense(t) and loop_order.may_overlap_itself(t)
 
 
 def _unchecked_overlap(self, args, kwargs):
     """Overlaps ATen's checks let through (too hard to tell), where its loop order decides the result."""
     return any(overlap_status(self, t) is _Status.TOO_HARD for t in _input_tensors(args, kwargs)) or \
-        (not is_non_overlapping_and_dense(self) and loop_order.may_overlap_itself(self))
+        _overlaps_itself(self)
+
+
+def _write_selected_only(kernel, self, args, kwargs):
+    """A fill of a self whose elements share addresses (expanded, as_strided): ATen's loop writes only the selected
+    elements, so an address takes the fill when any of its elements is selected. The kernel runs on a dense copy;
+    the elements whose bits it changed are the selected ones (an unchanged one may be written or not alike)."""
+    scratch = kernel(self.clone(), *args, **kwargs)
+    width = self.dtype.itemsize
+    before, after = (np.ascontiguousarray(t._np).view(np.uint8).reshape(-1, width) for t in (self, scratch))
+    changed = (before != after).any(axis=1).reshape(self.shape)
+    self._np[changed] = scratch._np[changed]
+    self._bump_version()
+    return self
+
+
+def _shapes_fit(self, args):
+    """The kernel's shape errors (inputs that do not broadcast, a result larger than self), raised before the loop
+    order path would meet them in numpy's words."""
+    _check_fits(self, broadcast_shapes(self.shape, *(t.shape for t in args if isinstance(t, Tensor))))
+    return True
 
 
 def checked_in_trace(impl):
@@ -182,8 +214,10 @@ def checked(impl, policy):
 
     def checked_kernel(self, *args, **kwargs):
         check(policy, self, args, kwargs)
+        if policy in (Overlap.MASKED, Overlap.FILL) and _overlaps_itself(self):
+            return _write_selected_only(kernel, self, args, kwargs)
         if policy in (Overlap.POINTWISE, Overlap.COPY) and _unchecked_overlap(self, args, kwargs) and \
-                loop_order.run_in_loop_order(kernel, self, args, kwargs):
+                _shapes_fit(self, args) and loop_order.run_in_loop_order(kernel, self, args, kwargs):
             return self
         return kernel(self, *args, **kwargs)
 

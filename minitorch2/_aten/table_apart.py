@@ -83,10 +83,10 @@ ROWS = [
             indexing_reduce.index_copy, fa.index_copy, "IndexCopyBackward0",
             decomposition=dec.inplace_by_copy(indexing_reduce.index_copy_decomposition), method=True),
     inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-            indexing_reduce.index_fill, fa.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
+            indexing_reduce.index_fill, fa.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.FILL,
             decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
-            indexing_reduce.index_fill, fa.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED,
+            indexing_reduce.index_fill, fa.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.FILL,
             decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
             "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, fa.scatter_reduce,

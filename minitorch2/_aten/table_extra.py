@@ -122,7 +122,7 @@ def rows(op, inplace):
         op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", CORE, k.masked_scatter,
            f.masked_scatter, method=True),
         inplace("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)", k.masked_scatter,
-                f.masked_scatter, "MaskedScatterBackward0", overlap=Overlap.MASKED, method=True),
+                f.masked_scatter, "MaskedScatterBackward0", overlap=Overlap.INTERNAL, method=True),
         inplace("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", indexing.scatter_src,
                 ds.scatter_src, "ScatterBackward0", overlap=Overlap.SCATTER),
         inplace("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",

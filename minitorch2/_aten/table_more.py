@@ -78,7 +78,7 @@ def _more_in_place_rows(op, inplace):
                 k2.same_dtype_in_place(k2.cumprod), f.cumprod,
                 "CumprodBackward0", method=True),
         inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
-                indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
+                indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.SCATTER, method=True),
         inplace("tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", ki.tril, f.tril, "TrilBackward0",
                 method=True),
         inplace("triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", ki.triu, f.triu, "TriuBackward0",

@@ -232,14 +232,12 @@ def _alias(self):
 def _diagonal(self, offset=0, dim1=0, dim2=1):
     n = self.dim()
     d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     stride = self.stride()
-    storage_offset = self.storage_offset()
-    if offset >= 0:
-        length = max(min(self.shape[d1], self.shape[d2] - offset), 0)
-        storage_offset += offset * stride[d2]
-    else:
-        length = max(min(self.shape[d1] + offset, self.shape[d2]), 0)
-        storage_offset -= offset * stride[d1]
+    above, below = max(offset, 0), -min(offset, 0)  # the diagonal starts `above` columns right or `below` rows down
+    length = max(min(self.shape[d1] - below, self.shape[d2] - above), 0)
+    storage_offset = self.storage_offset() + above * stride[d2] + below * stride[d1]
     keep = [i for i in range(n) if i not in (d1, d2)]
     return ([self.shape[i] for i in keep] + [length], [stride[i] for i in keep] + [stride[d1] + stride[d2]],
             storage_offset if length else self.storage_offset())
@@ -302,7 +300,7 @@ def _split_kernel(self, split_size, dim=0):
 
 
 def _unbind_kernel(self, dim=0):
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim(), wrap_scalar=False)
     return tuple(Tensor._make_view(self, *_select(self, dim, i)) for i in range(self.shape[dim]))
 
 

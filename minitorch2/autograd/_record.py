@@ -27,6 +27,7 @@ from .._tensor import FakeTensor, Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 from .saved_hooks import SavedValues
 from .view_history import rebase_view_history, remember_view_ops  # noqa: F401  (the dispatcher calls it through here)
+from .view_refusals import refuse_multi_output_view
 
 
 class Derivative:
@@ -89,7 +90,7 @@ def unpacked(saved, owner):
 def _node_class(name):
     """OpBackward under torch's node name, so type(y.grad_fn).__name__ is "MulBackward0" as in torch (one
     class per name, made at its first use)."""
-    return type(name, (OpBackward, SavedValues), {"__module__": "builtins"})
+    return type(name.split("::")[-1], (OpBackward, SavedValues), {"__module__": "builtins"})  # (CopyBackwards)
 
 
 class NotImplementedBackward(Node):
@@ -302,9 +303,11 @@ def _bind(schema, args, kwargs):
 
 def _check_inplace(target):
     """PyTorch's refusals for in-place ops; returns the base when `target` is a view whose base needs history."""
+    base = target._base
+    if base is not None:
+        refuse_multi_output_view(target, "and is being modified inplace")
     if target.grad_fn is None and target._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    base = target._base
     if base is None:
         return None
     if target._grad_fn is None and base.requires_grad:  # a view with no history of its own: made under no_grad
@@ -315,13 +318,4 @@ def _check_inplace(target):
             "both outside (if you want the inplace to be tracked).")
     if base.grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    node = target.grad_fn
-    while getattr(node, "op", None) is not None and node.op.is_view:  # the views it was made by, back to its base
-        if node.op._schema.returns[0].type == "Tensor[]":  # split, chunk, unbind: their outputs stay read-only
-            raise RuntimeError(
-                f"Output {target._output_nr} of {target.grad_fn.name().removesuffix('Backward0')} is a view and is "
-                "being modified inplace. This view is the output of a function that returns multiple views. Such "
-                "functions do not allow the output views to be modified inplace. You should replace the inplace "
-                "operation by an out-of-place one.")
-        node = node.next_functions[0][0]
     return base

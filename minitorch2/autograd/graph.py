@@ -41,8 +41,8 @@ class Node:
     def name(self):
         return self._name
 
-    def __repr__(self):
-        return f"<{self._name} object at {hex(id(self))}>"
+    def __repr__(self):  # torch's repr names the Python type; name() may be the C++ class (torch::autograd::...)
+        return f"<{self._name.split('::')[-1]} object at {hex(id(self))}>"
 
     def register_hook(self, hook):
         self._hooks.append(hook)
@@ -121,9 +121,6 @@ class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into `variable.grad`."""
 
     _name = "torch::autograd::AccumulateGrad"
-
-    def __repr__(self):
-        return f"<AccumulateGrad object at {hex(id(self))}>"  # torch's repr names the type, name() the C++ class
 
     def __init__(self, variable):
         super().__init__()

@@ -20,6 +20,7 @@ from .._ops import ops
 from .._tensor import contiguous_format
 from .grad_mode import enable_grad
 from .graph import Node, gradient_edge, tensor_metadata
+from .view_refusals import refuse_multi_output_view
 
 
 def refresh_view_history(view):
@@ -28,6 +29,7 @@ def refresh_view_history(view):
     made_at = view._grad_fn_version
     if made_at is None or made_at == view._version or not view._base.requires_grad:
         return
+    refuse_multi_output_view(view, "and its base or another view of its base has been modified inplace")
     view.grad_fn, view._output_nr = view_history(view)
     view._grad_fn_version = view._version
 
@@ -38,7 +40,7 @@ def view_history(view):
     tensor handled in Python); else an AsStridedBackward0 window onto the base."""
     with enable_grad():
         replayed = _replay(view._view_ops, view._base)
-    return (AsStridedBackward(view._base, view), 0) if replayed is None else (replayed._grad_fn, replayed._output_nr)
+    return (AsStridedBackward0(view._base, view), 0) if replayed is None else (replayed._grad_fn, replayed._output_nr)
 
 
 def remember_view_ops(view, source, op, rest, kwargs):
@@ -103,7 +105,7 @@ class CopySlices(Node):
         self.op_node.release()
 
 
-class AsStridedBackward(Node):
+class AsStridedBackward0(Node):
     _name = "AsStridedBackward0"
 
     def __init__(self, base, view):
