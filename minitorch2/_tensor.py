@@ -144,8 +144,8 @@ class Tensor:
 
     def __init__(self, *args, **kwargs):
         # torch.Tensor(...) is the legacy type of the default dtype: sizes, data, or another tensor's memory
-        if self.__class__ is Tensor:  # (the legacy types sit above Tensor: a deferred import)
-            from ._legacy_tensor_types import legacy_type
+        if self.__class__ is Tensor:
+            from ._legacy_tensor_types import legacy_type  # (they sit above Tensor)
 
             of_tensor = len(args) == 1 and isinstance(args[0], Tensor)  # (its memory, whatever its dtype)
             src = legacy_type(args[0].dtype if of_tensor else _dtype.get_default_dtype())(*args, **kwargs)
