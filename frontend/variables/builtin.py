@@ -39,10 +39,11 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 PURE_MODULES = ("math", "cmath", "_operator")
 
 
-def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__)
-    owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
+def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__; as Dynamo,
+    owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None  # a class's subclasses)
     return any(fn is f for f in FOLDABLE) or isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES \
-        or type(owner) in (frozenset, str, bytes)
+        or type(owner) in (frozenset, str, bytes) or isinstance(owner, type) and fn.__name__ == "__subclasses__" \
+        or getattr(fn, "__objclass__", None) in (str, bytes)  # (str.count(s, "."), read from the class)
 
 
 def _is_const(v):
@@ -119,6 +120,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
     def var_getattr(self, tx, name):
         attr = getattr(self.value, name, None)
         known = [f for f in LIBRARY_CALLABLES if f is attr or isinstance(f, types.BuiltinMethodType) and f == attr]
+        known += [attr] if getattr(attr, "__objclass__", None) in (str, bytes) else []  # (str.count: folded)
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):
