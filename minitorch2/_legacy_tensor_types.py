@@ -67,3 +67,8 @@ FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTen
 BFloat16Tensor = _TYPES["BFloat16Tensor"]
 LongTensor, IntTensor, ShortTensor = _TYPES["LongTensor"], _TYPES["IntTensor"], _TYPES["ShortTensor"]
 CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]
+
+
+def legacy_type(dtype):
+    """The legacy type of a dtype (torch.Tensor(...) builds as the default dtype's)."""
+    return next(kind for kind in _TYPES.values() if kind.dtype is dtype)

@@ -143,15 +143,13 @@ class Tensor:
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        # minitorch2.Tensor(data) behaves as torch.Tensor(data): a float tensor.
-        if self.__class__ is Tensor and args:
-            # deferred: the factories sit above Tensor and import it
-            from ._factories import empty, tensor as _make
+        # torch.Tensor(...) is the legacy type of the default dtype: sizes, data, or another tensor's memory
+        if self.__class__ is Tensor:
+            from ._legacy_tensor_types import legacy_type  # (they sit above Tensor)
 
-            if all(type(a) is int for a in args) or isinstance(args[0], Size):  # torch.Tensor(2, 3): sizes, not data
-                args = (empty(*args),)
-            src = _make(args[0] if len(args) == 1 else list(args), dtype=_dtype.get_default_dtype())
-            self._init_from(src._np, src._storage, src._shape, src._stride, src._offset, src.dtype)
+            of_tensor = len(args) == 1 and isinstance(args[0], Tensor)  # (its memory, whatever its dtype)
+            src = legacy_type(args[0].dtype if of_tensor else _dtype.get_default_dtype())(*args, **kwargs)
+            self._init_from(src._np, src._storage, src._shape, src._stride, src._offset, src.dtype, src._version_counter)
 
     # ------------------------------------------------------------------ construction
     def _init_from(self, array, storage, shape, stride, offset, dtype, version_counter=None):

@@ -196,7 +196,8 @@ SLOW_TESTS = (
     "tests/backend/test_probes_s31.py", "tests/backend/test_fuzz_s30_inputs.py",
     "tests/backend/test_fuzz_s31_inputs.py", "tests/cli/test_run_options.py",
     "tests/backend/test_dynamic_model_shapes.py", "tests/autograd/test_aot_symbolic_matmul.py",
-    "tests/nn/test_probe13_programs.py", "tests/frontend/test_dynamic_s33.py", "tests/backend/test_probes_s33.py",
+    "tests/nn/test_probe13_programs.py", "tests/nn/test_probe14_programs.py",
+    "tests/frontend/test_dynamic_s33.py", "tests/backend/test_probes_s33.py",
 )
 
 

@@ -158,6 +158,8 @@ def wrap(og, value, source):
     if source is not None and (is_plain_object(value) or optim_tracker(value)):  # (an optimizer, a scheduler)
         og.guards.add(guards.type_guard(source, value), type(value))
         return (optim_tracker(value) or UserObjectVariable)(value, source)
+    if type(value).__module__ == "minitorch2.distributions.constraints":  # a library class's attribute, no source
+        return UserObjectVariable(value)
     return wrap_other(og, value, source)  # a Field, dataclasses' sentinels; else the break (dataclass_internals.py)
 
 

@@ -40,10 +40,12 @@ PURE_MODULES = ("math", "_operator")  # (not cmath, nor the operators below, whi
 UNTRACED_OPERATORS = {operator.setitem, operator.delitem, operator.indexOf, operator.inv, operator.call}
 
 
-def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__)
-    owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
+def _is_pure(fn):  # (a method of an immutable value too: keyword.iskeyword, a frozenset's __contains__; as Dynamo,
+    owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None  # a class's subclasses)
     return any(fn is f for f in FOLDABLE) or type(owner) in (frozenset, str, bytes) or isinstance(
-        owner, types.ModuleType) and owner.__name__ in PURE_MODULES and fn not in UNTRACED_OPERATORS
+        owner, types.ModuleType) and owner.__name__ in PURE_MODULES and fn not in UNTRACED_OPERATORS \
+        or isinstance(owner, type) and fn.__name__ == "__subclasses__" \
+        or getattr(fn, "__objclass__", None) in (str, bytes)  # (str.count(s, "."), read from the class)
 
 
 def _is_const(v):
@@ -121,6 +123,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         if name in ("__name__", "__qualname__", "__module__"):  # (type(k).__name__: a builtin's names are constants)
             return ConstantVariable(attr)
         known = [f for f in LIBRARY_CALLABLES if f is attr or isinstance(f, types.BuiltinMethodType) and f == attr]
+        known += [attr] if getattr(attr, "__objclass__", None) in (str, bytes) else []  # (str.count: folded)
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):

@@ -31,7 +31,7 @@ def is_plain_object(value):
     # inlines; a metaclass that leaves calls alone, as ABCMeta, changes nothing here)
     has_attributes = hasattr(value, "__dict__") or hasattr(cls, "__slots__")  # (a __slots__ member: user_protocols.py)
     return (type(cls).__call__ is type.__call__ and plain_lookup and has_attributes and (cls.__module__.startswith(
-        "minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
+        ("minitorch2.nn.utils", "minitorch2.distributions")) or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)

@@ -143,8 +143,8 @@ class SpecialMethodsMixin:
             return self.call_descriptor(tx, getter, class_attr, tx.output.wrap(type(self.value), None))
         if isinstance(class_attr, types.MemberDescriptorType) and self.source is not None and hasattr(self.value, name):
             return tx.output.wrap(getattr(self.value, name), attr_source(self.source, name))  # a __slots__ member
-        if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
-            return tx.output.wrap(class_attr, attr_source(self.source, name))
+        if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant, read
+            return tx.output.wrap(class_attr, attr_source(self.source or getattr(self, "cls_source", None), name))
         if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
             return tx.output.wrap(type(self.value), None)
         if name == "__dict__":

@@ -162,9 +162,7 @@ def type_repr(obj):
         if obj.__module__ == "builtins":
             return obj.__qualname__
         return _spelling_of(obj) or f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
-    if obj is ...:
-        return "..."
-    return obj.__name__ if isinstance(obj, types.FunctionType) else repr(obj)
+    return "..." if obj is ... else obj.__name__ if isinstance(obj, types.FunctionType) else repr(obj)
 
 
 class TorchNamespace:
