@@ -73,8 +73,8 @@ class ArgumentChecks:
             accepted = self.accepted[i]
             if accepted is not None and not isinstance(value, accepted):
                 _refuse(op, self.positional[i], i, value)
-            if type(value) is int and _kind(self.positional[i].type)[0] != "float":  # (a double takes any int)
-                _dtype.unpack_int(value)
+            if type(value) is int and not -2 ** 63 <= value < 2 ** 64 and _kind(self.positional[i].type)[0] != "float":
+                _dtype.unpack_int(value)  # (an int64 or a uint64, but for a double, which takes any int)
             if isinstance(value, SymFloat) and _kind(self.positional[i].type)[0] == "float" and value.node.hint is not None:
                 raise _Convertible(i, float(value))  # the parser reads a double: the SymFloat is pinned (guarded)
             if self.positional[i].type.startswith("int") and _holds_symint(value):
@@ -84,7 +84,7 @@ class ArgumentChecks:
             accepted = arg and _accepted_types(arg, False)
             if accepted is not None and not isinstance(value, accepted):
                 _refuse(op, arg, key, value)
-            if type(value) is int and not (arg and _kind(arg.type)[0] == "float"):
+            if type(value) is int and not -2 ** 63 <= value < 2 ** 64 and not (arg and _kind(arg.type)[0] == "float"):
                 _dtype.unpack_int(value)
             if arg and arg.type.startswith("int") and _holds_symint(value):
                 raise _Convertible(key, _pinned_ints(value, arg))

@@ -40,6 +40,9 @@ def _checking(name, method):
     @functools.wraps(method)
     def checking(self, *args, **kwargs):
         kind = arguments[0][1]
+        if (len(args) <= len(arguments) or kind in ("sizes", "ints")) and all(
+                type(a) is int and -2 ** 63 <= a < 2 ** 63 for a in args):
+            return method(self, *args, **kwargs)  # (the common call, plain ints, as it is)
         if kind in ("sizes", "ints") and args:
             if name == "view" and len(args) == 1 and not _is_int(args[0]) and not isinstance(args[0], (list, tuple)):
                 if isinstance(args[0], dtype):  # (view's other overload)
