@@ -30,14 +30,15 @@ median_type, kthvalue_type, cummax_type, cummin_type = (
 
 # ---------------------------------------------------------------- norms and reductions
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
-    """torch.norm: a vector norm (linalg_vector_norm) over `dim`, 'fro' being the 2-norm; 'nuc' and matrix
-    norms of more dims are not here."""
+    """torch.norm: a vector norm (linalg_vector_norm) over `dim`, 'fro' over at most two dims being the 2-norm;
+    other string orders are linalg.matrix_norm's, over all dims when `dim` is None (which refuses more than two)."""
     dims = [dim] if isinstance(dim, (int, SymInt)) else (list(dim) if dim is not None else None)
-    if isinstance(p, str):
-        if p != "fro" or (dims is not None and len(dims) > 2):
-            raise NotImplementedError(f"minitorch2: torch.norm with p={p!r} (a matrix norm) is not supported")
-        p = 2
-    return _vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype, out=out)
+    if isinstance(p, str) and (p != "fro" or (dims is not None and len(dims) > 2)):
+        if out is not None:
+            raise NotImplementedError(f"minitorch2: torch.norm with p={p!r} (a matrix norm) and out= is not supported")
+        from .linalg import matrix_norm
+        return matrix_norm(input, p, list(range(input.dim())) if dims is None else dims, keepdim, dtype=dtype)
+    return _vector_norm(input, 2.0 if p is None else 2 if p == "fro" else p, dims, keepdim, dtype=dtype, out=out)
 
 
 _vector_norm = out_variant(EXACT, name="linalg_vector_norm")(aten.linalg_vector_norm.default)

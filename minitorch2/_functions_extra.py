@@ -306,19 +306,19 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
 
 
 def _check_quantile(input, q, interpolation):
+    if not isinstance(q, Tensor) and not 0 <= q <= 1:  # (a number q is checked before it becomes a tensor)
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
     if input.numel() == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, Tensor) and q.dim() > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
-        if q.dim() > 1:
-            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
         if q.dtype is not input.dtype:
             raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
         if not aten.all.default(aten.logical_and.default(aten.ge.Scalar(q, 0), aten.le.Scalar(q, 1))).item():
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
-    elif not 0 <= q <= 1:
-        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
                            f"but got {interpolation}")

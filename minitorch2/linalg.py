@@ -17,6 +17,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._aten.extra_ops import LinAlgError
 from ._aten.memory import _dtype_title
+from ._aten.meta_util import wrap_dim
 from ._functions_common import matrix_exp, matrix_power  # noqa: F401  (torch.linalg's are torch's own)
 from ._functions_linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from ._ops import ops
@@ -51,14 +52,14 @@ _MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """'fro': the 2-norm of the entries; 'nuc', ±2: the sum, largest or smallest singular value; ±1 (±inf): the
     largest or smallest column (row) sum of |A|."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if not A.dtype.is_floating_point:
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_dtype_title(A.dtype)}")
-    if A.dim() < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    dims = [d % A.dim() for d in dim]
-    if len(dims) != 2:
+    if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    dims = [wrap_dim(d, A.dim()) for d in dim]
     if dims[0] == dims[1]:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, {dims[1]})")
     if ord not in _MATRIX_ORDERS:

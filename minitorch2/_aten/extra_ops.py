@@ -17,7 +17,7 @@ from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
-from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, median_value, refuse_bool_median
+from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, median_value, nan_as, refuse_bool_median
 from .tie_order import mode_of, nth_element
 from .pointwise_factories import _not_implemented, binary, unary_float
 
@@ -460,7 +460,7 @@ def _selection(name, select):
 def _nanmedian(self):
     refuse_bool_median(self)
     if not self.numel():
-        return np.nan if self.dtype.is_floating_point else np.iinfo(self.dtype.np).min  # (NaN cast, as torch's)
+        return nan_as(self.dtype)
     x = self._np.ravel(order="K")  # (a clone's memory order, as median's)
     nans = int(np.isnan(x).sum()) if x.dtype in _dtype.NP_FLOATS else 0
     return np.asarray(median_value(x, max(x.size - nans - 1, 0) // 2), x.dtype)
@@ -490,9 +490,9 @@ aminmax = _op(_aminmax_geometry, _aminmax)
 
 
 def _logcumsumexp_geometry(self, dim):
+    wrap_dim(dim, self.dim())
     if not self.dtype.is_floating_point:
         raise _not_implemented("logcumsumexp_out_cpu", self.dtype)
-    wrap_dim(dim, self.dim())
     return [(self.shape, self.dtype, None)]
 
 

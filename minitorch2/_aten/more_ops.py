@@ -243,28 +243,35 @@ def _logsumexp_meta(self, dim, keepdim=False):
 logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
 
 
-def _norm_dtype(self, dtype):
+def _checked_norm(self, ord, dim, dtype):
+    """The result's dtype and the reduced dims, after ATen's checks in its order: the input's dtype, an empty
+    reduction of an order without identity, dtype=, then the dims."""
     if not self.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_dtype_title(self.dtype)}")
+    if ord < 0 or math.isinf(ord):
+        _check_norm_identity(self, ord, dim)
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got {_dtype_title(dtype)}")
     if dtype is not None and _dtype.promote_types(self.dtype, dtype) is not dtype:
         raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_dtype_title(self.dtype)}) should be "
                            f"convertible without narrowing to the specified dtype ({_dtype_title(dtype)})")
-    return dtype or self.dtype
+    return dtype or self.dtype, reduction_dims(dim, self.dim())
 
 
-def _check_norm_identity(self, ord, dims):
-    if ord < 0 or math.isinf(ord):
-        if self.numel() == 0 and (not dims or any(self.shape[d] == 0 for d in dims)) or \
-                any(self.shape[d] == 0 for d in dims):
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
-                               "operation does not have an identity")
+def _check_norm_identity(self, ord, dim):
+    dims = [dim] if isinstance(dim, int) else list(dim or ())
+    if self.numel() == 0 and not dims:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    for d in dims:
+        if (tuple(self.shape) or (1,))[wrap_dim(d, self.dim())] == 0:  # (torch's words, its missing space too)
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on the dimension {d}because this "
+                               "dimension is empty and the operation does not have an identity")
 
 
 def _vector_norm_kernel(self, ord=2, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _norm_dtype(self, dtype)
-    dims = reduction_dims(dim, self.dim())
-    _check_norm_identity(self, ord, dims)
+    out_dtype, dims = _checked_norm(self, ord, dim, dtype)
     x = np.abs(self._np.astype(_dtype.opmath(out_dtype).np))
     with np.errstate(all="ignore"):
         if ord == math.inf:
@@ -283,9 +290,7 @@ def _vector_norm_kernel(self, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 
 def _vector_norm_meta(self, ord=2, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _norm_dtype(self, dtype)
-    dims = reduction_dims(dim, self.dim())
-    _check_norm_identity(self, ord, dims)
+    out_dtype, dims = _checked_norm(self, ord, dim, dtype)
     return fake_empty(reduced_shape(self.shape, dims, keepdim), out_dtype)
 
 

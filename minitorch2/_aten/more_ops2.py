@@ -182,14 +182,15 @@ def _scan(np_fn):
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
-        result = np_fn(self._np, axis=d, dtype=_dtype.opmath(out_dtype).np)
-        if np_fn is np.cumsum and result.dtype in _dtype.NP_FLOATS:
-            result += 0.0
-        return np.ascontiguousarray(result, out_dtype.np)
+        with np.errstate(all="ignore"):  # (floats past an integer dtype's range: ATen's conversion is silent)
+            result = np_fn(self._np, axis=d, dtype=_dtype.opmath(out_dtype).np)
+            if np_fn is np.cumsum and result.dtype in _dtype.NP_FLOATS:
+                result += 0.0
+            return np.ascontiguousarray(result, out_dtype.np)
 
     def meta(self, dim, *, dtype=None):
         wrap_dim(dim, self.dim())
-        if sum_dtype(self, dtype) is _dtype.bool_:  # (ATen's CPU scans have no bool instance)
+        if sum_dtype(self, dtype) is _dtype.bool_ and self.dim() and self.numel():  # (no bool scan: copies pass)
             raise NotImplementedError(f'"{np_fn.__name__}_out_cpu" not implemented for \'Bool\'')
         return fake_empty(self.shape, sum_dtype(self, dtype))
 

@@ -106,7 +106,7 @@ def _softmax_family(np_fn, name):
         if half_to_float:
             raise RuntimeError("softmax with half to float conversion is not supported on CPU")
         d = wrap_dim(dim, self.dim())
-        if not self.dtype.is_floating_point:
+        if not self.dtype.is_floating_point and self.numel():  # (ATen returns an empty input before dispatch)
             kernel = f"{name}_lastdim_kernel_impl" if d == self.dim() - 1 or self.dim() == 0 else f"{name}_kernel_impl"
             require_float(self, kernel)
         return d if self.dim() else None

@@ -73,13 +73,12 @@ mean_dim = mean_default = _contiguous_out((_mean_kernel, _mean_meta))
 def _nonempty_dims(self, dim, name):
     """The dims an extremum reduces, refusing to reduce nothing: RuntimeError when no dim was named (amax() of an
     empty tensor), IndexError for a named dim of size 0, as ATen's kernel (not its meta: see _extremum)."""
-    dims = reduction_dims(dim, self.dim())
     if not dim and self.numel() == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for given in ([dim] if isinstance(dim, int) else list(dim or ())) if self.dim() else ():
         if not self.shape[wrap_dim(given, self.dim())] > 0:  # (ATen names the dim as given; torch's ref asks `> 0`)
             raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
-    return dims
+    return reduction_dims(dim, self.dim())  # (a repeated dim after the empty ones, as ATen checks)
 
 
 def _extremum(np_fn, name):

@@ -5,7 +5,7 @@ values with the indices they came from, with ATen's checks and messages for an e
 """
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _tensor_data
 from .meta_util import c_order, fake_empty, reduced_shape, wrap_dim
 from .pointwise_factories import _not_implemented
 from .tie_order import by_key, nth_element, order_keys, quick_select
@@ -54,11 +54,12 @@ def _median_dim_kernel(self, dim, keepdim=False):
     return _unrows(values, index, self, d, keepdim)
 
 
-def _check_selection(self, d, name):
-    if self.dtype is _dtype.bool_ and name != "mode()":  # ATen's median and kthvalue kernels have no bool
-        raise _not_implemented("kthvalue_cpu" if name == "kthvalue()" else "median_out", self.dtype)
+def _check_selection(self, d, name, k=None):
     if self.dim() and self.shape[d] == 0:
         raise IndexError(f"{name}: Expected reduction dim {d} to have non-zero size.")
+    k is None or _check_k(self, k, d)
+    if self.dtype is _dtype.bool_ and name != "mode()":  # ATen's median and kthvalue kernels have no bool
+        raise _not_implemented("kthvalue_cpu" if name == "kthvalue()" else "median_out", self.dtype)
 
 
 def _selection_meta(name):
@@ -75,15 +76,21 @@ median_dim = (_median_dim_kernel, _selection_meta("median()"))
 
 
 def refuse_bool_median(self):
-    if self.dtype is _dtype.bool_:
+    if self.dtype is _dtype.bool_ and self.numel():  # (an empty input's NaN comes before ATen's dispatch)
         raise _not_implemented("median_cpu", self.dtype)
+
+
+def nan_as(dtype):
+    """The median of nothing: NaN, converted into `dtype` as ATen converts it (INT_MIN for int32 and int64)."""
+    _tensor_data.copy_as_aten(result := np.empty((), dtype.np), np.asarray(np.nan))
+    return result
 
 
 def _median_kernel(self):
     refuse_bool_median(self)
     x = self._np.ravel(order="K")  # (ATen partitions a clone, which keeps self's memory order)
     if x.size == 0:
-        return np.asarray(np.nan, self.dtype.np) if self.dtype.is_floating_point else np.zeros((), self.dtype.np)
+        return nan_as(self.dtype)
     if x.dtype in _dtype.NP_FLOATS and np.isnan(x).any():
         return np.asarray(np.nan, x.dtype)
     return np.asarray(median_value(x, (x.size - 1) // 2), x.dtype)
@@ -111,8 +118,7 @@ def _check_k(self, k, d):
 
 def _kthvalue_kernel(self, k, dim=-1, keepdim=False):
     rows, d = _rows(self, dim)
-    _check_selection(self, d, "kthvalue()")  # eager refuses an empty dim before reading k (the meta after)
-    _check_k(self, k, d)
+    _check_selection(self, d, "kthvalue()", k)  # eager refuses an empty dim before reading k (the meta after)
     values, index = _kth_smallest(rows, k - 1, quickselect=True)
     return _unrows(values, index, self, d, keepdim)
 
@@ -130,6 +136,8 @@ def _cumulative_extreme(better):
     """cummax / cummin: the running extreme and the index where it was last reached (ties move the index on,
     NaN wins and stays), as ATen's loop."""
     def kernel(self, dim):
+        if not self.numel():  # (before the dim is wrapped: ATen returns an empty input as it is)
+            return np.empty(self.shape, self.dtype.np), np.empty(self.shape, np.int64)
         rows, d = _rows(self, dim)
         values, indices = np.empty_like(rows), np.zeros(rows.shape, np.int64)
         if rows.shape[-1]:
@@ -146,7 +154,7 @@ def _cumulative_extreme(better):
         return c_order(np.moveaxis(values, -1, d)), c_order(np.moveaxis(indices, -1, d))
 
     def meta(self, dim):
-        wrap_dim(dim, self.dim())
+        self.numel() and wrap_dim(dim, self.dim())
         return fake_empty(self.shape, self.dtype), fake_empty(self.shape, _dtype.int64)
 
     return kernel, meta

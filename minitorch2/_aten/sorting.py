@@ -95,11 +95,10 @@ sort = (lambda self, dim=-1, descending=False: _sort_stable_kernel(self, dim=dim
 # ---------------------------------------------------------------- topk
 def _topk_check(self, k, dim):
     dim = wrap_dim(dim, self.dim())
+    if not 0 <= k <= (self.shape[dim] if self.dim() else 1):
+        raise RuntimeError("selected index k out of range")
     if self.dtype is _dtype.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    size = self.shape[dim] if self.dim() else 1
-    if not 0 <= k <= size:
-        raise RuntimeError("selected index k out of range")
     shape = list(self.shape)
     if self.dim():
         shape[dim] = k
