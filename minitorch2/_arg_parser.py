@@ -9,6 +9,7 @@ dtype is converted (`dtype=float` is float64), a SymFloat given for a `float` is
 (layer_norm's eps), and a conjugated tensor is resolved for an op that cannot read the conjugate bit. Only calls of
 an op check: graph passes normalize calls whose arguments are graph nodes.
 """
+import operator
 import re
 
 import numpy as np
@@ -244,6 +245,19 @@ def check_clamp_bounds(name, min, max):
                                 f"{type(max).__name__}), but expected one of: (bounds both numbers, or both tensors)")
             return (a.item(), b) if a is min else (b, a.item())
     return min, max
+
+
+def slice_bound(value):
+    """A bound of x[a:b] as Python reads it, through __index__ (a 0-d integer tensor, numpy's ints), where a shape
+    must get ints; a symbolic size, and a fake tensor (no value), as they are."""
+    if value is None or isinstance(value, (int, SymInt)) or isinstance(value, Tensor) and value._np is None:
+        return value
+    if isinstance(value, Tensor):
+        return value.__index__()  # (its own words for a float tensor)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("slice indices must be integers or None or have an __index__ method") from None
 
 
 def check_subscript_of_0d(self, index):

@@ -79,8 +79,7 @@ def _argument(name, argument, position, value):
             raise ValueError("Overflow when unpacking long long")
         return _as_int(value)
     if _is_int(value):
-        _sizes(name, argument_name, [value])
-        return value
+        return _sizes(name, argument_name, [value])[0]
     if not isinstance(value, (list, tuple)):
         raise TypeError(f"{name}(): argument '{argument_name}' (position {position}) must be tuple of ints, not "
                         f"{_type_name(value)}")
@@ -107,7 +106,7 @@ def _sizes(name, argument_name, sizes):
 
 def _as_int(value):
     """A bool or a 0-d integer tensor read as the int torch's parser reads (a fake tensor stays: it has no value)."""
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_, np.integer)):  # (numpy's ints too: a shape holds Python ints)
         return int(value)
     return value.item() if isinstance(value, Tensor) and value._np is not None else value
 

@@ -18,6 +18,7 @@ def from_numpy(array):
     """A tensor over array's memory with array's strides, as torch's: a write through either shows in the other."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    array = array.view(np.ndarray) if type(array) is not np.ndarray else array  # (a masked array: its data, as torch's)
     if array.dtype == _dtype.bfloat16.np:  # (torch reads no ml_dtypes array, though its tensors are bfloat16)
         raise TypeError("can't convert np.ndarray of type ml_dtypes.bfloat16. The only supported types are: float64, "
                         "float32, float16, int64, int32, int16, int8, uint8, and bool.")

@@ -10,6 +10,8 @@ import functools
 import inspect
 import types
 
+import numpy as np
+
 ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 WRITTEN_IN_PYTHON = frozenset({"norm", "split", "unflatten", "unique", "unique_consecutive"})
 
@@ -33,7 +35,41 @@ def accepting_numpy_names(fn):
     return call
 
 
+
+# Tensor's binary operators, which torch's binding makes answer NotImplemented where the call raises TypeError
+OPERATORS = frozenset(f"__{prefix}{name}__" for prefix in ("", "r", "i") for name in (
+    "add sub mul truediv floordiv div mod pow matmul and or xor lshift rshift".split())) | {
+    "__lt__", "__le__", "__gt__", "__ge__"}
+
+
 def wrap_all(functions):
-    """{name: function} with each public function that PyTorch binds in C++ made to accept NumPy's names."""
-    return {name: accepting_numpy_names(fn) if isinstance(fn, types.FunctionType) and not name.startswith("_")
+    """{name: function} with each public function that PyTorch binds in C++ made to accept NumPy's names, and each
+    binary operator deferring to the other operand on a TypeError."""
+    return {name: _deferring(fn) if name in OPERATORS else _comparing_arrays(fn) if name == "__eq__"
+            else accepting_numpy_names(fn) if isinstance(fn, types.FunctionType) and not name.startswith("_")
             and name not in WRITTEN_IN_PYTHON else fn for name, fn in functions.items()}
+
+
+def _deferring(operator):
+    """`t + np.array([1., 2.])` is then numpy's reflected operator, which computes on t's values and gives the result
+    back as a tensor through Tensor.__array_wrap__ (float64 here: numpy's promotion), and `t + "a"` is Python's
+    TypeError naming both types, as torch's."""
+    @functools.wraps(operator)
+    def deferring_operator(self, other):
+        try:
+            return operator(self, other)
+        except TypeError:
+            return NotImplemented
+
+    return deferring_operator
+
+
+def _comparing_arrays(eq):
+    """torch's == reads a numeric numpy array as a tensor (its other comparisons do not)."""
+    @functools.wraps(eq)
+    def equal(self, other):
+        if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+            other = type(self)._from_numpy(np.ascontiguousarray(other))
+        return eq(self, other)
+
+    return equal

@@ -15,7 +15,7 @@ from . import _method_arguments
 from . import _numpy_names, _sym
 from . import _functions as F
 from ._factories import tensor as make_tensor
-from ._arg_parser import ArgumentChecks, check_clamp_bounds, check_subscript_of_0d
+from ._arg_parser import ArgumentChecks, check_clamp_bounds, check_subscript_of_0d, slice_bound
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
@@ -37,7 +37,7 @@ def _binary_operators():
         "__rsub__": lambda self, other: (F.sub(other, self) if isinstance(other, Tensor)
                                          else aten.rsub.Scalar(self, other)),
         "__rmul__": lambda self, other: aten.mul.Tensor(self, other),
-        "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),  # torch's: not a division
+        "__rtruediv__": lambda self, other: F.reciprocal(self) * other,  # torch's: not a division (an array: numpy's *)
         "__rfloordiv__": lambda self, other: F.floor_divide(other, self),
         "__rmod__": lambda self, other: aten.remainder.Scalar_Tensor(other, self),
         "__rpow__": lambda self, other: aten.pow.Scalar(other, self),
@@ -219,7 +219,7 @@ def _apply_basic(self, index, keep_slices=False):
             index = check_select_index(result.shape[dim], item, position)  # (an int, or a symbolic size expression)
             result = aten.select.int(result, dim, index)
         elif isinstance(item, slice):
-            start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
+            start, stop, step = (slice_bound(v) for v in (item.start, item.stop, 1 if item.step is None else item.step))
             if step <= 0:
                 raise ValueError("step must be greater than zero" if step else "slice step cannot be zero")
             start, stop = 0 if start is None else start, 9223372036854775807 if stop is None else stop

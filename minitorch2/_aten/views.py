@@ -188,11 +188,8 @@ def _select(self, dim, index):
 def _slice_index(size, index):
     """A slice bound clamped into [0, size], decided in torch's order (its fake slice's), so that a symbolic
     bound records the same guards: `index <= size` first, the clamps only where that fails."""
-    if index >= 0 and index <= size:
-        return index
-    if index < 0 and index >= -size:
-        return index + size
-    return 0 if index < 0 else size
+    return index if index >= 0 and index <= size else index + size if index < 0 and index >= -size else \
+        0 if index < 0 else size
 
 
 def _slice(self, dim=0, start=None, end=None, step=1):

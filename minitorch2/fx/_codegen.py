@@ -184,9 +184,7 @@ class _Emitter:
     def annotation(self, node):
         """` : torch.Tensor` from the node's type; verbose: `: "f32[3, 4]"` from its recorded value."""
         value = value_annotation(node, self.include_stride, self.include_device) if self.verbose else None
-        if value is not None:
-            return value
-        return "" if node.type is None else f" : {self.type_repr(node.type)}"
+        return value if value is not None else "" if node.type is None else f" : {self.type_repr(node.type)}"
 
     def stack_trace_summary(self, node):
         """verbose: a comment naming the source line of the nodes below it, when it changes."""
