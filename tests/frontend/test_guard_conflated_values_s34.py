@@ -531,10 +531,7 @@ def test_a_break_in_a_function_called_with_star_args_compiles_its_halves_as_dyna
     assert counts[1] == counts[0]
 
 
-@pytest.mark.xfail(strict=True, reason="a numpy bool as a Scalar argument: torch's arg parser reads np.bool_ "
-                   "as a double (bool tensor + np.True_ is float32 [2., 1.]); minitorch2's _dtype.scalar_dtype takes "
-                   "it as a bool (a logical or, dtype bool), eager and compiled alike")
-def test_numpy_bool_as_a_scalar_is_a_double_as_in_torch():
+def test_numpy_bool_as_a_scalar_is_a_double_as_in_torch():  # (torch's parser reads np.bool_ as a double)
     ours = minitorch2.tensor([True, False]) + np.bool_(True)
     theirs = torch.tensor([True, False]) + np.bool_(True)
     assert str(ours.dtype) == str(theirs.dtype) and ours.tolist() == theirs.tolist()
