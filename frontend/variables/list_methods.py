@@ -20,7 +20,7 @@ def sequence_method(tx, seq, name, args, kwargs):
         return type(seq)(list(seq.items))
     if seq.python_cls is list and name == "sort" and not args:
         _mutated(tx, seq)
-        seq.items[:] = _sorted_items(tx, seq.items, kwargs.get("key"), kwargs.get("reverse"))
+        seq.items[:] = sorted_items(tx, seq.items, kwargs.get("key"), kwargs.get("reverse"))
         return ConstantVariable(None)
     if seq.python_cls in (list, collections.deque) and name == "remove" and len(args) == 1 and not kwargs:
         index = _first_equal(seq.items, args[0].realize(), seq.python_cls.__name__)
@@ -63,12 +63,12 @@ def _mutated(tx, seq):
         tx.output.note_mutation(seq)
 
 
-def _sorted_items(tx, items, key, reverse):
+def sorted_items(tx, items, key, reverse):
     """The items in sorted order (stable, as list.sort): ordered by the constants they, or key(item), fold to."""
     key = None if key is None or key.realize().is_python_constant() and key.as_python_constant() is None else key
     ranks = [(key.realize().call_function(tx, [item], {}) if key is not None else item).realize() for item in items]
     if not all(rank.is_python_constant() for rank in ranks):
-        raise Unsupported("list.sort of items (or keys) that are not Python constants", "unsupported_call")
+        raise Unsupported("sort with non-constant keys (user objects, tensors, sizes)", "unsupported_call")
     reverse = bool(reverse.realize().as_python_constant()) if reverse is not None else False
     order = sorted(range(len(items)), key=lambda i: ranks[i].as_python_constant(), reverse=reverse)
     return [items[i] for i in order]

@@ -31,6 +31,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
+from .list_methods import sorted_items
 from .exceptions import ObservedException, as_exception, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
@@ -41,7 +42,8 @@ from .random_objects import make_generator
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
-                     itertools.repeat, itertools.accumulate, collections.Counter, collections.ChainMap}
+                     itertools.repeat, itertools.accumulate, collections.Counter, collections.ChainMap,
+                     types.MappingProxyType}
 # itertools' combinators run for real over streams of trackers (LibraryCallsMixin._over_streams); those calling a
 # function of the program (a predicate, starmap's function, groupby's key) call it through its tracker
 OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutations, itertools.zip_longest,
@@ -334,6 +336,18 @@ def wrap_input_deque(og, value, source):
     return deque
 
 
+class MappingProxyVariable(DictVariable):
+    """types.MappingProxyType(d) of a dict tracker: a read-only live view of d's items (a write raises the
+    program's TypeError, as Python's; the dict methods that write are not the proxy's, so they break)."""
+
+    def __init__(self, mapping):
+        super().__init__({}, cls=types.MappingProxyType)
+        self.items = mapping.items  # (the same dict: what d gains later, the view shows)
+
+    def setitem(self, tx, key, value):
+        raise_observed(TypeError, ["'mappingproxy' object does not support item assignment"], "a mappingproxy write")
+
+
 class ChainMapVariable(DictVariable):
     """A collections.ChainMap made in the frame over dicts made in it: a read looks through them in order (its items
     are that merged view, in ChainMap's order), a write goes to the first."""
@@ -505,12 +519,7 @@ class LibraryCallsMixin:
         """sorted() of trackers by constant keys (the key function's answers, or the items themselves: items that hold
         tensors, as `d.items()` does, are a graph break, as in Dynamo): the items reordered, as Dynamo sorts them."""
         items = [v.realize() for v in iterate(tx, iterable).unpack_var_sequence(tx)]
-        if key is not None and not (key.realize().is_python_constant() and key.as_python_constant() is None):
-            keys = [key.realize().call_function(tx, [v], {}).realize().as_python_constant() for v in items]
-        else:
-            keys = [v.as_python_constant() for v in items]
-        reverse = reverse is not None and reverse.realize().as_python_constant()
-        return ListVariable([items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)])
+        return ListVariable(sorted_items(tx, items, key, reverse))
 
     def call_signature(self, tx, fn):
         """inspect.signature of a function (guarded by identity where read from the frame): a constant, now."""
@@ -580,6 +589,11 @@ class LibraryCallsMixin:
         made = CounterVariable({})
         made.call_method(tx, "update", [iterable] if iterable is not None else [], kwargs)
         return made
+
+    def call_mappingproxy(self, tx, mapping):
+        if not isinstance(mapping.realize(), DictVariable):
+            raise Unsupported("types.MappingProxyType of a value that is no dict tracker", "unsupported_call")
+        return MappingProxyVariable(mapping.realize())
 
     def call_ChainMap(self, tx, *maps):
         maps = [m.realize() for m in maps] or [DictVariable({})]

@@ -147,13 +147,10 @@ KNOWN_DIFFS = {
                                      "breaks at the subscript: ours (1, 2, 1), Dynamo (1, 2, 0)",
     },
     14: {
-        "bo14_rational_compare_and_sort": "sorted() of user objects ordered by their __lt__: Dynamo breaks (a sort "
-                                          "with non-constant keys); ours inlines __lt__: ours (1, 4, 0), Dynamo (1, 4, 1)",
         "de14_non_data_descriptor_reads": "a descriptor read through its class (`_HasLazy.lazy`, whose __get__(None, "
                                           "cls) gives -1): Dynamo takes the descriptor object itself, cannot multiply a "
                                           "tensor by it and runs the frame eagerly (0, 0, 0); ours calls __get__ as "
                                           "Python does and compiles the frame: (1, 3, 0)",
-        "ty14_mapping_proxy_reads": "PENDING",
         "dy14_divmod_of_size": "divmod(n, 2) of a size symbol under dynamic=True: Dynamo raises TypeError "
                                "('unsupported operand type(s) for divmod()') while tracing and runs every call "
                                "eagerly (0, 0, 0); ours specializes n and compiles each length: (3, 9, 0)",
