@@ -206,8 +206,9 @@ def instance_dict(tx, var, attributes):
                         source)
 
 
-# builtin -> the special method it calls on a user's object (`float(r)`: r's __float__, inlined)
-DUNDER_OF = {abs: "__abs__", float: "__float__", int: "__int__", complex: "__complex__", round: "__round__"}
+# builtin -> the special method it calls on a user's object (`float(r)`: r's __float__, inlined; complex(r), as
+# Dynamo's, is a break)
+DUNDER_OF = {abs: "__abs__", float: "__float__", int: "__int__", round: "__round__"}
 
 
 def user_operator(tx, fn, a, b):

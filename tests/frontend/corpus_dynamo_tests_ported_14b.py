@@ -63,6 +63,27 @@ def de14_descriptor_set_then_tensor(a, b):
     box = _Box(3)
     box.size = box.size + 20
     return a * box.size + b
+class _Measure:
+    def __init__(self, v):
+        self.v = v
+    def __int__(self):
+        return int(self.v) + 1
+    def __round__(self, ndigits=None):
+        return round(self.v * 10, ndigits)
+    def __complex__(self):
+        return complex(self.v, -self.v)
+class _Opaque:
+    pass
+def de14_int_round_complex_through_dunders(a, b):
+    m = _Measure(1.25)
+    z = complex(m)
+    return a * int(m) + b * round(m, 1) + z.imag
+def de14_operator_both_sides_decline(a, b):
+    try:
+        _Opaque() - 2
+    except TypeError as e:
+        return a * len(e.args[0]) + b
+    return a
 
 
 # ---- types (cpython test_types.py)
@@ -77,6 +98,16 @@ def ty14_simple_namespace_equality(a, b):
 def ty14_mapping_proxy_reads(a, b):
     proxy = types.MappingProxyType({"s": 3, "t": 4})
     return a * proxy["s"] + b * len(proxy) + ("t" in proxy)
+def ty14_mapping_proxy_is_live_and_read_only(a, b):
+    d = {"s": 1}
+    proxy = types.MappingProxyType(d)
+    d["t"] = 4
+    try:
+        proxy["u"] = 3
+        caught = 0
+    except TypeError:
+        caught = 1
+    return a * proxy["t"] + b * (len(proxy) + caught) + proxy.get("u", 7)
 
 
 # ---- collections (cpython test_collections.py)
@@ -136,6 +167,8 @@ def rc14_counter_arg_changes(a, c):
     return a * c["x"] + len(c)
 def rc14_simple_namespace_attr(a, ns):
     return a * ns.k
+def rc14_counter_missing_key_counts_zero(a, c):
+    return a * c["absent"] + c["x"]
 def rc14_tuple_of_enum_members(a, ms):
     return a * sum(m.value for m in ms)
 '''

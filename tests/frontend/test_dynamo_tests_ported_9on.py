@@ -104,6 +104,8 @@ RECOMPILE_CALLS = {
                                   (_X3, collections.deque([3, 2]))],
         "rc14_counter_arg_changes": [(_X3, collections.Counter("xy")), (_X3, collections.Counter("xxy")),
                                      (_X3, collections.Counter("xyz"))],
+        "rc14_counter_missing_key_counts_zero": [(_X3, collections.Counter("x")), (_X3, collections.Counter("xx")),
+                                                 (_X3, collections.Counter({"x": 1, "absent": 2}))],
         "rc14_simple_namespace_attr": [(_X3, _NS(k=1)), (_X3, _NS(k=2)), (_X3, _NS(k=1))],
         "rc14_tuple_of_enum_members": [(_X3, (_Mode.TRAIN,)), (_X3, (_Mode.TRAIN, _Mode.EVAL)),
                                        (_X3, (_Mode.EVAL,))],
@@ -151,6 +153,10 @@ KNOWN_DIFFS = {
                                           "cls) gives -1): Dynamo takes the descriptor object itself, cannot multiply a "
                                           "tensor by it and runs the frame eagerly (0, 0, 0); ours calls __get__ as "
                                           "Python does and compiles the frame: (1, 3, 0)",
+        "ty14_mapping_proxy_is_live_and_read_only": "`proxy['u'] = 3` on a types.MappingProxyType made in the frame: "
+                                                    "Python raises TypeError (ours too); Dynamo lets the write through "
+                                                    "to the dict, so its len() and get('u', 7) differ and its value "
+                                                    "is not eager's",
         "dy14_divmod_of_size": "divmod(n, 2) of a size symbol under dynamic=True: Dynamo raises TypeError "
                                "('unsupported operand type(s) for divmod()') while tracing and runs every call "
                                "eagerly (0, 0, 0); ours specializes n and compiles each length: (3, 9, 0)",
