@@ -311,15 +311,20 @@ class DequeVariable(ListVariable):
         return functools.partial(collections.deque, maxlen=self.maxlen)
 
     def call_method(self, tx, name, args, kwargs):
-        if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
+        if name not in ("append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "clear") or (
                 name.startswith("pop") and not self.items):
             return super().call_method(tx, name, args, kwargs)
         if self.source is not None:  # a deque from outside: its final items are written back after the graph
             tx.output.note_mutation(self)
         operands = [] if name in ("pop", "popleft", "clear") else [
             args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
+        if name == "insert":  # (its index a constant)
+            operands = [args[0].realize().as_python_constant(), args[1]]
         real = collections.deque(self.items, self.maxlen)
-        result = getattr(real, name)(*operands)
+        try:
+            result = getattr(real, name)(*operands)
+        except IndexError as e:  # (an insert into a full bounded deque)
+            raise_observed(IndexError, e.args, f"deque.{name}: {e}")
         self.items = list(real)
         return ConstantVariable(None) if result is None else result
 

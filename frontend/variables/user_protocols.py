@@ -331,7 +331,10 @@ def _has_attribute(tx, obj, name):
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
-        present = name in obj.attrs or name in vars(obj.value) or hasattr(obj.python_type(), name)
+        member = inspect.getattr_static(obj.python_type(), name, None)  # (a slot's: present only once it is set)
+        slot_unset = isinstance(member, types.MemberDescriptorType) and not hasattr(obj.value, name)
+        present = name in obj.attrs or name in getattr(obj.value, "__dict__", {}) or (
+            hasattr(obj.python_type(), name) and not slot_unset)
         if not present and hasattr(obj.python_type(), "__getattr__"):
             try:  # its class's __getattr__ answers, as Python's hasattr asks it
                 obj.var_getattr(tx, name)

@@ -1,10 +1,10 @@
 """The fourteenth batch of Dynamo-style programs, first half, aimed at the CPython suites Dynamo runs under itself
 (test/dynamo/cpython/3_13) that batches 1-13 left alone: test_binop.py (a rational-number class with binary and
 reflected dunders, comparisons and NotImplemented fallbacks), test_complex.py and test_cmath.py (Python complex
-numbers: arithmetic, real/imag/conjugate, abs, phase, polar and rect), test_deque.py (deque methods: appendleft,
+numbers: arithmetic, real/imag/conjugate, abs, phase, polar and rect), test_deque.py (deque methods: appendleft, insert (a full one's IndexError),
 extendleft, rotate both ways, maxlen dropping items, index, remove, count, reversed, equality), test_enum.py
 (members by value and name, iteration order, aliases, IntEnum arithmetic, Flag composition, auto values) and
-test_builtin.py (divmod, three-argument pow, bin/oct/hex, chr/ord, zip(strict=True), map of several iterables,
+test_builtin.py (divmod, three-argument pow, format with a spec, bin/oct/hex, chr/ord, zip(strict=True), map of several iterables,
 filter(None), isinstance of tuples, round with digits, sum with a float start). Each program takes two (3,) float
 tensors `a`, `b`; test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile and compares
 values and (frames, ops, graph breaks). Our own programs; the names given to exec are `torch`, `nn`, `F` and
@@ -116,6 +116,17 @@ def dq14_reversed_and_equality(a, b):
     d = collections.deque([1, 2, 3])
     r = list(reversed(d))
     return a * r[0] + b * (d == collections.deque([1, 2, 3]))
+def dq14_insert_and_full_insert_raises(a, b):
+    d = collections.deque([1, 2, 3])
+    d.insert(1, 9)
+    full = collections.deque([a], maxlen=2)
+    full.insert(0, b)
+    try:
+        full.insert(0, a)
+        caught = 0
+    except IndexError:
+        caught = 1
+    return full[0] * full[1] * d.index(9) + d[1] + caught
 def dq14_deque_extend_and_clear(a, b):
     d = collections.deque()
     d.extend([a, b])
@@ -193,6 +204,9 @@ def bi14_round_with_digits(a, b):
     return a * round(2.675, 2) + b * round(1234, -2)
 def bi14_sum_with_float_start(a, b):
     return a * sum([1, 2, 3], 0.5) + b
+def bi14_format_with_spec(a, b):
+    s = format(3.14159, ".2f")
+    return a * len(s) + b * float(s)
 def bi14_min_max_of_tensors_list(a, b):
     xs = [a.sum(), b.sum()]
     return a * (max(xs) - min(xs))

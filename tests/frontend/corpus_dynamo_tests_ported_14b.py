@@ -43,6 +43,13 @@ class _Base:
 class _Child(_Base):
     def tag(self):
         return 2
+class _HalfSet:
+    __slots__ = ("x", "y")
+    def __init__(self, y):
+        self.y = y
+def de14_unset_slot_reads_default(a, b):
+    s = _HalfSet(b)
+    return a * getattr(s, "x", 3) + getattr(s, "y", a) * (hasattr(s, "y") + hasattr(s, "x"))
 def de14_data_descriptor_clamps(a, b):
     box = _Box(25)
     small = _Box(-3)
