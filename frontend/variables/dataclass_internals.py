@@ -40,6 +40,9 @@ def wrap_other(og, value, source):
     if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
         from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
         return wrap_input_deque(og, value, source)
+    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: stdlib.py's)
+        from .stdlib import wrap_input_mapping_proxy  # (a cycle, as above)
+        return wrap_input_mapping_proxy(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
                           "it and cannot trace object.__getattribute__ there", "getattribute")

@@ -353,6 +353,19 @@ class MappingProxyVariable(DictVariable):
         raise_observed(TypeError, ["'mappingproxy' object does not support item assignment"], "a mappingproxy write")
 
 
+def wrap_input_mapping_proxy(og, value, source):
+    """A mappingproxy from outside the frame (an enum's __members__, a class's __dict__), guarded by type and keys:
+    a read-only view over a dict tracker of its items, each wrapped at first use as a dict argument's are."""
+    from .builder import _item  # (a cycle, as wrap_input_deque's)
+    if not {*map(type, value)} <= {str, int, bool}:
+        raise Unsupported("a mappingproxy with keys that are no str, int or bool", "unsupported")
+    og.guards.add(guards.type_guard(source, value), type(value))
+    og.guards.add(guards.dict_keys_guard(source, list(value)))
+    proxy = MappingProxyVariable(DictVariable({k: _item(og, v, source, k) for k, v in value.items()}))
+    proxy.source = source
+    return proxy
+
+
 class ChainMapVariable(DictVariable):
     """A collections.ChainMap made in the frame over dicts made in it: a read looks through them in order (its items
     are that merged view, in ChainMap's order), a write goes to the first."""

@@ -1,14 +1,14 @@
 """The fourteenth batch of Dynamo-style programs, first half, aimed at the CPython suites Dynamo runs under itself
 (test/dynamo/cpython/3_13) that batches 1-13 left alone: test_binop.py (a rational-number class with binary and
 reflected dunders, comparisons and NotImplemented fallbacks), test_complex.py and test_cmath.py (Python complex
-numbers: arithmetic, real/imag/conjugate, abs, phase, polar and rect), test_deque.py (deque methods: appendleft, insert (a full one's IndexError),
-extendleft, rotate both ways, maxlen dropping items, index, remove, count, reversed, equality), test_enum.py
-(members by value and name, iteration order, aliases, IntEnum arithmetic, Flag composition, auto values) and
-test_builtin.py (divmod, three-argument pow, format with a spec, bin/oct/hex, chr/ord, zip(strict=True), map of several iterables,
-filter(None), isinstance of tuples, round with digits, sum with a float start). Each program takes two (3,) float
-tensors `a`, `b`; test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile and compares
-values and (frames, ops, graph breaks). Our own programs; the names given to exec are `torch`, `nn`, `F` and
-`dynamo`.
+numbers: arithmetic, real/imag/conjugate, abs, phase, polar and rect), test_deque.py (deque methods: appendleft,
+insert (a full one's IndexError), extendleft, rotate both ways, maxlen dropping items, index, remove, count,
+reversed, equality), test_enum.py (members by value and name, iteration order, aliases, __members__ read as a
+mapping, IntEnum arithmetic, Flag composition, auto values) and test_builtin.py (divmod, three-argument pow, format
+with a spec, bin/oct/hex, chr/ord, zip(strict=True), map of several iterables, filter(None), isinstance of tuples,
+round with digits, sum with a float start). Each program takes two (3,) float tensors `a`, `b`;
+test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile and compares values and (frames,
+ops, graph breaks). Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''
@@ -163,6 +163,11 @@ def en14_flag_composition(a, b):
     return a * p.value + b * (bool(p & _Perm.W)) + (_Perm.X in p)
 def en14_auto_values_and_name(a, b):
     return a * _Auto.SECOND.value + b * len(_Auto.FIRST.name)
+def en14_members_mapping_reads(a, b):
+    out = a * len(_Color.__members__) + ("CRIMSON" in _Color.__members__)
+    for name, member in _Level.__members__.items():
+        out = out + b * member * len(name)
+    return out
 def en14_iterate_members(a, b):
     out = b
     for lvl in _Level:

@@ -1,10 +1,10 @@
 """The fourteenth batch of Dynamo-style programs, second half: the CPython suites test_descr.py (data and non-data
 descriptors, __slots__, __set_name__, classmethods reached through type(), __class__ and __mro__ read in the frame),
-test_types.py (SimpleNamespace equality and attributes, MappingProxyType reads) and test_collections.py (Counter
-arithmetic and most_common, ChainMap lookups and writes, namedtuple defaults and _fields); DYNAMIC_SRC
-(test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between calls) and RECOMPILE_SRC
-(test_recompiles.py: guards on values that change between calls). The calls are in test_dynamo_tests_ported_9on.py.
-Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
+test_types.py (SimpleNamespace equality and attributes, MappingProxyType reads, a class's __dict__) and
+test_collections.py (Counter arithmetic and most_common, ChainMap lookups and writes, namedtuple defaults and
+_fields); DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between
+calls) and RECOMPILE_SRC (test_recompiles.py: guards on values that change between calls). The calls are in
+test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''
@@ -115,6 +115,10 @@ def ty14_mapping_proxy_is_live_and_read_only(a, b):
     except TypeError:
         caught = 1
     return a * proxy["t"] + b * (len(proxy) + caught) + proxy.get("u", 7)
+
+def ty14_class_dict_is_a_mapping_proxy(a, b):
+    members = _Box.__dict__
+    return a * ("size" in members) + b * len([k for k in members if not k.startswith("__")])
 
 
 # ---- collections (cpython test_collections.py)
