@@ -1,5 +1,6 @@
 """The fourteenth batch of Dynamo-style programs, second half: the CPython suites test_descr.py (data and non-data
-descriptors, __slots__, __set_name__, classmethods reached through type(), __class__ and __mro__ read in the frame),
+descriptors, property objects read from their class, bound methods' __self__ and __func__, unset slots read with a
+default, __slots__, __set_name__, classmethods reached through type(), __class__ and __mro__ read in the frame),
 test_types.py (SimpleNamespace equality and attributes, MappingProxyType reads, a class's __dict__) and
 test_collections.py (Counter arithmetic and most_common, ChainMap lookups and writes, namedtuple defaults and
 _fields); DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between
@@ -50,6 +51,24 @@ class _HalfSet:
 def de14_unset_slot_reads_default(a, b):
     s = _HalfSet(b)
     return a * getattr(s, "x", 3) + getattr(s, "y", a) * (hasattr(s, "y") + hasattr(s, "x"))
+class _Props:
+    @property
+    def v(self):
+        return 2
+    @classmethod
+    def make(cls):
+        return 7
+def de14_property_object_read_from_class(a, b):
+    return a * _Props().v + b * isinstance(_Props.v, property) + (_Props.v.fset is None)
+def de14_property_fget_called_by_hand(a, b):
+    return a * _Props.v.fget(_Props()) + b
+def de14_bound_classmethod_self(a, b):
+    m = _Props.make
+    return a * m() + b * (m.__self__ is _Props)
+def de14_bound_method_parts(a, b):
+    obj = _Child()
+    m = obj.tag
+    return a * m.__func__(obj) + b * (m.__self__ is obj) + (m.__func__ is _Child.tag)
 def de14_data_descriptor_clamps(a, b):
     box = _Box(25)
     small = _Box(-3)
