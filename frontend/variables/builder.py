@@ -110,7 +110,7 @@ def wrap(og, value, source):
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.length_guard(source, value))
         return make([_item(og, v, source, i) for i, v in enumerate(value)], source)
-    if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool) for k in value):
+    if type(value) in (dict, collections.OrderedDict, collections.Counter) and {*map(type, value)} <= {str, int, bool}:
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.dict_keys_guard(source, list(value)))

@@ -28,7 +28,7 @@ from .sym_node import SYMBOLIC_OPERATORS, SliceVariable, SymNodeVariable, sym_ar
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, DequeVariable, LibraryCallsMixin, sentinel_iterator
 from .user_defined import UserObjectVariable
-from .user_protocols import ProtocolCallsMixin, user_operator
+from .user_protocols import DUNDER_OF, ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted, complex,
@@ -147,8 +147,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):  # (an ndarray's too)
             return record(tx.output, "call_function", operator.abs, args, {})
-        if fn is abs and len(args) == 1 and isinstance(args[0], UserObjectVariable):
-            return args[0].call_dunder(tx, "__abs__", [])
+        if fn in DUNDER_OF and args and isinstance(args[0], UserObjectVariable):  # float(r): r's __float__ inlined
+            return args[0].call_dunder(tx, DUNDER_OF[fn], args[1:])
         raise Unsupported(f"builtin {getattr(fn, '__name__', fn)} with these arguments", "unsupported_call")
 
     # ---- builtins with their own rules --------------------------------------------------
@@ -191,11 +191,6 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
     def call_enumerate(self, tx, iterable, start=None):
         it, first = iterate(tx, iterable), start.realize().as_python_constant() if start is not None else 0
         return lazy_iterator((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
-
-    def call_zip(self, tx, *iterables, strict=None):
-        its, strict = [iterate(tx, it) for it in iterables], strict is not None and strict.realize().as_python_constant()
-        groups = zip(*[it.stream() for it in its], strict=strict)
-        return lazy_iterator((TupleVariable(list(group)) for group in groups), *its)
 
     def call_map(self, tx, fn, *iterables):
         its = [iterate(tx, it) for it in iterables]

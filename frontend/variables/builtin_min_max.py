@@ -1,5 +1,6 @@
 """min(), max(), any() and all() inside compiled frames: over constants (folded), tensors (paired up as Dynamo's
-torch.minimum / clamp nodes), symbolic sizes (torch.sym_min / sym_max) and ndarrays (np.clip / np.maximum nodes).
+torch.minimum / clamp nodes), symbolic sizes (torch.sym_min / sym_max) and ndarrays (np.clip / np.maximum nodes); and
+zip(), whose strict=True mismatch raises the program's own ValueError.
 
 Frontend layer, coverage surface: a mixin of BuiltinVariable (builtin.py), whose call_function finds these
 `call_<name>` handlers by the builtin's name.
@@ -11,13 +12,26 @@ import minitorch2
 from ..exc import Unsupported
 from . import builtin  # (a module: builtin.py imports this one; its _fold and _is_const are read at call time)
 from .constant import ConstantVariable
-from .lists import ListVariable
+from .exceptions import raise_observed
+from .lists import ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_min_max
 from .sym_node import SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 
 
+def _zip_raising_in_the_program(streams, strict):  # (zip's ValueError, of unequal lengths, is the program's)
+    try:
+        yield from zip(*streams, strict=strict)
+    except ValueError as e:
+        raise_observed(ValueError, e.args, f"zip raised ValueError: {e}")
+
+
 class MinMaxCallsMixin:
+    def call_zip(self, tx, *iterables, strict=None):
+        its, strict = [iterate(tx, it) for it in iterables], strict is not None and strict.realize().as_python_constant()
+        groups = _zip_raising_in_the_program([it.stream() for it in its], strict)
+        return lazy_iterator((TupleVariable(list(group)) for group in groups), *its)
+
     def _fold_over_items(self, fn, tx, iterable):
         items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
         if not all(builtin._is_const(v) for v in items):

@@ -5,6 +5,7 @@ from the frame is guarded to be unchanged; a class by identity, and the attribut
 """
 import enum
 import types
+from collections.abc import MappingView
 
 import numpy as np
 
@@ -47,7 +48,8 @@ class ConstantVariable(ValueVariable):
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):
-        if isinstance(self.value, (range, tuple, list, str, set, frozenset)) or hasattr(self.value, "__members__"):
+        if isinstance(self.value, (range, tuple, list, str, set, frozenset, dict, MappingView)) or hasattr(
+                self.value, "__members__"):  # (a Counter folded from constants, its values(): dict and view)
             return [ConstantVariable(v) for v in self.value]
         raise Unsupported(f"iteration over {self.value!r}", "unsupported")
 

@@ -9,7 +9,7 @@ import collections.abc
 from ..exc import Unsupported
 from .base import MethodVariable
 from .constant import ConstantVariable
-from .dicts import DictVariable, constant_key
+from .dicts import DictVariable
 from .lists import ListIteratorVariable, iterate
 
 
@@ -20,9 +20,6 @@ class CounterVariable(DictVariable):
 
     def __init__(self, items):
         super().__init__(items, cls=collections.Counter)
-
-    def getitem(self, tx, index):
-        return self.items.get(constant_key(index), ConstantVariable(0))
 
     def var_getattr(self, tx, name):
         return _CounterMethod(self, name) if self.source is None and name in vars(collections.Counter) else \

@@ -25,8 +25,8 @@ from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
 
 
 def wrap_other(og, value, source):
-    """A tracker for a dataclasses-internal object (guarded by identity when read from the frame), a jit
-    ScriptFunction's function, else the break."""
+    """A tracker for a dataclasses-internal object or a property read from its class (guarded by identity when read
+    from the frame), a jit ScriptFunction's function, else the break."""
     inline = inspect.getattr_static(value, "_torchdynamo_inline", None)
     if inline is not None and not isinstance(value, type):
         from .builder import wrap  # (a cycle: the builder calls this module)
@@ -40,10 +40,13 @@ def wrap_other(og, value, source):
     if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
         from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
         return wrap_input_deque(og, value, source)
+    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: stdlib.py's)
+        from .stdlib import wrap_input_mapping_proxy  # (a cycle, as above)
+        return wrap_input_mapping_proxy(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
                           "it and cannot trace object.__getattribute__ there", "getattribute")
-    if type(value).__module__ == "dataclasses" and not isinstance(value, type):
+    if (type(value).__module__ == "dataclasses" or type(value) is property) and not isinstance(value, type):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)
         return ConstantVariable(value, source)

@@ -57,6 +57,8 @@ class DictVariable(VariableTracker):
         key = constant_key(index, True)
         if key not in self.items and self.factory is not None:
             self.setitem(tx, index, self.factory.realize().call_function(tx, [], {}))
+        if key not in self.items and self.cls is collections.Counter:  # (a Counter's missing key counts 0)
+            return ConstantVariable(0)
         if key not in self.items:
             raise_observed(KeyError, [key], f"KeyError {key!r} in a dict built in the frame")
         return self.items[key]

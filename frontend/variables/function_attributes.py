@@ -1,6 +1,7 @@
 """Attributes set on a function made in the compiled frame (`f.scale = 4` after `def f`), as Dynamo records them.
 
-Frontend layer, a mixin of NestedUserFunctionVariable and UserFunctionVariable: a write is kept on the tracker (the
+Frontend layer, a mixin of NestedUserFunctionVariable and UserFunctionVariable (and BoundMethodPartsMixin, one of
+UserMethodVariable: a bound method's __self__ and __func__ read as the trackers it binds): a write is kept on the tracker (the
 function exists only in the frame), a read sees it, and a function rebuilt at a graph break gets its attributes set
 again; a function read from the frame (a resume function's argument) has its attributes read through its source.
 """
@@ -31,3 +32,9 @@ class FunctionAttributesMixin:
             cg.reconstruct(value)
             cg.append("SWAP", 2)
             cg.append("STORE_ATTR", name)
+
+
+class BoundMethodPartsMixin:
+    def var_getattr(self, tx, name):  # (`m.__self__ is C` of a bound method or classmethod)
+        parts = {"__self__": self.self_var, "__func__": self.fn_var}
+        return parts[name] if name in parts else super().var_getattr(tx, name)

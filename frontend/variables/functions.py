@@ -15,7 +15,7 @@ from .constant import ConstantVariable
 from .context_trackers import CONTEXTMANAGER_CODE, GeneratorContextVariable
 from .dicts import DictVariable
 from .escaping_closures import EscapingFunctionMixin, InlinedCellMixin
-from .function_attributes import FunctionAttributesMixin
+from .function_attributes import BoundMethodPartsMixin, FunctionAttributesMixin
 from .lists import TupleVariable
 
 
@@ -117,7 +117,7 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
         return f"UserFunctionVariable({self.fn.__qualname__})"
 
 
-class UserMethodVariable(VariableTracker):
+class UserMethodVariable(BoundMethodPartsMixin, VariableTracker):
     """`obj.method` for a Python-level method: the function with its self tracker bound."""
 
     def __init__(self, fn_var, self_var):

@@ -7,6 +7,8 @@ sort asks each item (or its key function's result) for a constant to order by, s
 tuples sorts, and a key function of the program is inlined per item; items that are tensors with no key break the
 graph. A list from outside the frame that changes is written back after the graph (OutputGraph.note_mutation).
 """
+import collections
+
 from ..exc import Unsupported
 from .constant import ConstantVariable
 from .exceptions import raise_observed
@@ -18,10 +20,10 @@ def sequence_method(tx, seq, name, args, kwargs):
         return type(seq)(list(seq.items))
     if seq.python_cls is list and name == "sort" and not args:
         _mutated(tx, seq)
-        seq.items[:] = _sorted_items(tx, seq.items, kwargs.get("key"), kwargs.get("reverse"))
+        seq.items[:] = sorted_items(tx, seq.items, kwargs.get("key"), kwargs.get("reverse"))
         return ConstantVariable(None)
-    if seq.python_cls is list and name == "remove" and len(args) == 1 and not kwargs:
-        index = _first_equal(seq.items, args[0].realize())
+    if seq.python_cls in (list, collections.deque) and name == "remove" and len(args) == 1 and not kwargs:
+        index = _first_equal(seq.items, args[0].realize(), seq.python_cls.__name__)
         _mutated(tx, seq)
         del seq.items[index]
         return ConstantVariable(None)
@@ -41,7 +43,7 @@ def run_on_items(items, name, args):
         raise_observed(IndexError, e.args, f"list.{name}(): {e}")
 
 
-def _first_equal(items, x):
+def _first_equal(items, x, kind="list"):
     """The index of the first item that is x, or a constant equal to it, as Dynamo's polyfill (`elem is x or
     elem == x`); none: the program's ValueError. A tensor met before x's match needs the truth of its `==`: a graph
     break, as Dynamo's (list.remove then runs as Python's, raising for a tensor of more than one element)."""
@@ -53,7 +55,7 @@ def _first_equal(items, x):
         if item is x or x.is_python_constant() and item.is_python_constant() and item.as_python_constant() == \
                 x.as_python_constant():
             return i
-    raise_observed(ValueError, ["list.remove(x): x not in list"], "list.remove of an item not in the list")
+    raise_observed(ValueError, [f"{kind}.remove(x): x not in {kind}"], f"{kind}.remove of an item not in it")
 
 
 def _mutated(tx, seq):
@@ -61,12 +63,12 @@ def _mutated(tx, seq):
         tx.output.note_mutation(seq)
 
 
-def _sorted_items(tx, items, key, reverse):
+def sorted_items(tx, items, key, reverse):
     """The items in sorted order (stable, as list.sort): ordered by the constants they, or key(item), fold to."""
     key = None if key is None or key.realize().is_python_constant() and key.as_python_constant() is None else key
     ranks = [(key.realize().call_function(tx, [item], {}) if key is not None else item).realize() for item in items]
     if not all(rank.is_python_constant() for rank in ranks):
-        raise Unsupported("list.sort of items (or keys) that are not Python constants", "unsupported_call")
+        raise Unsupported("sort with non-constant keys (user objects, tensors, sizes)", "unsupported_call")
     reverse = bool(reverse.realize().as_python_constant()) if reverse is not None else False
     order = sorted(range(len(items)), key=lambda i: ranks[i].as_python_constant(), reverse=reverse)
     return [items[i] for i in order]

@@ -7,7 +7,7 @@ BuiltinVariable.call_function before its other rules:
     bool(n)                                      a node `n != 0`, not a constant
     round(r), math.ceil(r), math.floor(r),       of a float over sizes (`r = n / 2`): SymInts, `r.__round__()`,
     math.trunc(r), int(r)                        `math_ceil(r)`, `torch.sym_int(r)` (_rounding.py computes them)
-    str(n)                                       a graph break (an f-string of n pins it: opcodes_strings.py)
+    str(n), complex(n)                           a graph break (an f-string of n pins it: opcodes_strings.py)
     sum(t) of ints, some of them symbols         one node `torch.sym_sum((t0, t1, t2))`
     torch._check_is_size(n)                      its checks made now (facts on n), the call a node of its own
 
@@ -45,8 +45,8 @@ def size_builtin(tx, fn, args, kwargs):
         return sym_arithmetic(tx.output, minitorch2.sym_sum, [TupleVariable(n.items)])  # one node, as Dynamo's
     if not isinstance(n, SymNodeVariable) or n.python_type() is bool:
         return None
-    if fn is str:
-        raise Unsupported("str() of a size symbol", "unsupported_call")
+    if fn in (str, complex):  # (Dynamo has no rule for either on a symbol)
+        raise Unsupported(f"{fn.__name__}() of a size symbol", "unsupported_call")
     if fn is bool:
         return sym_arithmetic(tx.output, operator.ne, [n, ConstantVariable(0)])
     if n.python_type() is float and fn in ROUNDING:  # (round(r, 1): `r.__round__(1)`, a SymFloat)

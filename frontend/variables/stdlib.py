@@ -31,6 +31,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
+from .list_methods import sorted_items
 from .exceptions import ObservedException, as_exception, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
@@ -41,7 +42,8 @@ from .random_objects import make_generator
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
-                     itertools.repeat, itertools.accumulate, collections.Counter, collections.ChainMap}
+                     itertools.repeat, itertools.accumulate, collections.Counter, collections.ChainMap,
+                     types.MappingProxyType}
 # itertools' combinators run for real over streams of trackers (LibraryCallsMixin._over_streams); those calling a
 # function of the program (a predicate, starmap's function, groupby's key) call it through its tracker
 OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutations, itertools.zip_longest,
@@ -309,15 +311,20 @@ class DequeVariable(ListVariable):
         return functools.partial(collections.deque, maxlen=self.maxlen)
 
     def call_method(self, tx, name, args, kwargs):
-        if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
+        if name not in ("append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "clear") or (
                 name.startswith("pop") and not self.items):
             return super().call_method(tx, name, args, kwargs)
         if self.source is not None:  # a deque from outside: its final items are written back after the graph
             tx.output.note_mutation(self)
         operands = [] if name in ("pop", "popleft", "clear") else [
             args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
+        if name == "insert":  # (its index a constant)
+            operands = [args[0].realize().as_python_constant(), args[1]]
         real = collections.deque(self.items, self.maxlen)
-        result = getattr(real, name)(*operands)
+        try:
+            result = getattr(real, name)(*operands)
+        except IndexError as e:  # (an insert into a full bounded deque)
+            raise_observed(IndexError, e.args, f"deque.{name}: {e}")
         self.items = list(real)
         return ConstantVariable(None) if result is None else result
 
@@ -332,6 +339,31 @@ def wrap_input_deque(og, value, source):
     deque = DequeVariable([_item(og, v, source, i) for i, v in enumerate(value)], value.maxlen)
     deque.source = source
     return deque
+
+
+class MappingProxyVariable(DictVariable):
+    """types.MappingProxyType(d) of a dict tracker: a read-only live view of d's items (a write raises the
+    program's TypeError, as Python's; the dict methods that write are not the proxy's, so they break)."""
+
+    def __init__(self, mapping):
+        super().__init__({}, cls=types.MappingProxyType)
+        self.items = mapping.items  # (the same dict: what d gains later, the view shows)
+
+    def setitem(self, tx, key, value):
+        raise_observed(TypeError, ["'mappingproxy' object does not support item assignment"], "a mappingproxy write")
+
+
+def wrap_input_mapping_proxy(og, value, source):
+    """A mappingproxy from outside the frame (an enum's __members__, a class's __dict__), guarded by type and keys:
+    a read-only view over a dict tracker of its items, each wrapped at first use as a dict argument's are."""
+    from .builder import _item  # (a cycle, as wrap_input_deque's)
+    if not {*map(type, value)} <= {str, int, bool}:
+        raise Unsupported("a mappingproxy with keys that are no str, int or bool", "unsupported")
+    og.guards.add(guards.type_guard(source, value), type(value))
+    og.guards.add(guards.dict_keys_guard(source, list(value)))
+    proxy = MappingProxyVariable(DictVariable({k: _item(og, v, source, k) for k, v in value.items()}))
+    proxy.source = source
+    return proxy
 
 
 class ChainMapVariable(DictVariable):
@@ -505,12 +537,7 @@ class LibraryCallsMixin:
         """sorted() of trackers by constant keys (the key function's answers, or the items themselves: items that hold
         tensors, as `d.items()` does, are a graph break, as in Dynamo): the items reordered, as Dynamo sorts them."""
         items = [v.realize() for v in iterate(tx, iterable).unpack_var_sequence(tx)]
-        if key is not None and not (key.realize().is_python_constant() and key.as_python_constant() is None):
-            keys = [key.realize().call_function(tx, [v], {}).realize().as_python_constant() for v in items]
-        else:
-            keys = [v.as_python_constant() for v in items]
-        reverse = reverse is not None and reverse.realize().as_python_constant()
-        return ListVariable([items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)])
+        return ListVariable(sorted_items(tx, items, key, reverse))
 
     def call_signature(self, tx, fn):
         """inspect.signature of a function (guarded by identity where read from the frame): a constant, now."""
@@ -580,6 +607,11 @@ class LibraryCallsMixin:
         made = CounterVariable({})
         made.call_method(tx, "update", [iterable] if iterable is not None else [], kwargs)
         return made
+
+    def call_mappingproxy(self, tx, mapping):
+        if not isinstance(mapping.realize(), DictVariable):
+            raise Unsupported("types.MappingProxyType of a value that is no dict tracker", "unsupported_call")
+        return MappingProxyVariable(mapping.realize())
 
     def call_ChainMap(self, tx, *maps):
         maps = [m.realize() for m in maps] or [DictVariable({})]

@@ -206,6 +206,11 @@ def instance_dict(tx, var, attributes):
                         source)
 
 
+# builtin -> the special method it calls on a user's object (`float(r)`: r's __float__, inlined; complex(r), as
+# Dynamo's, is a break)
+DUNDER_OF = {abs: "__abs__", float: "__float__", int: "__int__", round: "__round__"}
+
+
 def user_operator(tx, fn, a, b):
     """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
     from one passes to the next, as Python's. `a == b`, `a != b`: _objects_equal."""
@@ -220,6 +225,11 @@ def user_operator(tx, fn, a, b):
             result = left.call_dunder(tx, dunder, [right])
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
+    symbol = next((s for s, op in pyversion.BINARY_OPS.items() if op is fn), None)
+    if symbol and all(isinstance(v, SpecialMethodsMixin) or type(getattr(v, "value", None)) in (int, float, bool, str)
+                      for v in (a, b)):  # each side declined the other (a builtin's reflected dunder would too)
+        names = " and ".join(f"'{v.python_type().__name__}'" for v in (a, b))
+        raise_observed(TypeError, [f"unsupported operand type(s) for {symbol}: {names}"], f"{name} of {a} and {b}")
     raise Unsupported(f"{name} of {a} and {b}", "unsupported")
 
 
@@ -231,6 +241,8 @@ def _objects_equal(tx, a, b):
             result = UserFunctionVariable(eq).call_function(tx, [left, right], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
+        elif isinstance(left, SpecialMethodsMixin) and eq not in (object.__eq__, None):  # (SimpleNamespace's: in C)
+            raise Unsupported(f"{left.python_type().__name__}'s __eq__ in C", "unsupported")
     return ConstantVariable(getattr(a, "value", a) is getattr(b, "value", b))
 
 
@@ -319,7 +331,10 @@ def _has_attribute(tx, obj, name):
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
-        present = name in obj.attrs or name in vars(obj.value) or hasattr(obj.python_type(), name)
+        member = inspect.getattr_static(obj.python_type(), name, None)  # (a slot's: present only once it is set)
+        slot_unset = isinstance(member, types.MemberDescriptorType) and not hasattr(obj.value, name)
+        present = name in obj.attrs or name in getattr(obj.value, "__dict__", {}) or (
+            hasattr(obj.python_type(), name) and not slot_unset)
         if not present and hasattr(obj.python_type(), "__getattr__"):
             try:  # its class's __getattr__ answers, as Python's hasattr asks it
                 obj.var_getattr(tx, name)
