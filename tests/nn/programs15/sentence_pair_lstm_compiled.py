@@ -54,7 +54,7 @@ model = PairClassifier(config)
 counter = torch._dynamo.testing.CompileCounter()
 compiled = torch.compile(model, backend=counter)
 optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
-for step, (n_premise, n_hypothesis) in enumerate([(7, 5), (6, 4), (7, 5), (9, 3)]):
+for step, (n_premise, n_hypothesis) in enumerate([(7, 5), (6, 4), (9, 3)]):
     pair = Pair(torch.randint(0, 30, (n_premise, 4)), torch.randint(0, 30, (n_hypothesis, 4)), torch.randint(0, 3, (4,)))
     optimizer.zero_grad()
     logits = compiled(pair)
