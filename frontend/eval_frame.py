@@ -54,7 +54,7 @@ class CacheEntry:
         self.boxed_call = getattr(compiled, "_boxed_call", False)
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
         self.break_reason, self.transformed_code = break_reason, transformed_code
-        self.skip_code = skip_code  # no op traced: this call and all later ones run eagerly
+        self.skip_code = skip_code  # no op traced, or an unresumable break: this call and all later ones run eagerly
 
     def run(self, fn, args, kwargs, L, G):
         if self.transformed_code is not None:
@@ -136,7 +136,7 @@ def translate(fn, L, backend, nopython):
                 why_not = e2.code
                 reason = f"{reason}; cannot resume: {e2}"
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
-        return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
+        return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason, skip_code=True)  # (for good)
     og = tx.output
     if not (og.calls_traced or og.switches_dropped or nopython):
         # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code, even

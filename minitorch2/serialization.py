@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._tensor import Tensor
+from .fx._spelling import torch_module_name
 
 MAGIC = b"minitorch2.save v1\n"
 
@@ -114,10 +115,11 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         allowed = {(g.__module__, g.__qualname__) for g in _SAFE_GLOBALS}
         if (module, name) not in _WEIGHTS_ONLY_GLOBALS and (module, name) not in allowed:
+            shown = f"{torch_module_name(module)}.{name}"  # our classes named as the user imported them: torch.nn...
             raise pickle.UnpicklingError(
-                f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. Please use "
-                f"`torch.serialization.add_safe_globals([{module}.{name}])` or the `torch.serialization.safe_globals("
-                f"[{module}.{name}])` context manager to allowlist this global if you trust this class/function.")
+                f"Unsupported global: GLOBAL {shown} was not an allowed global by default. Please use "
+                f"`torch.serialization.add_safe_globals([{shown}])` or the `torch.serialization.safe_globals("
+                f"[{shown}])` context manager to allowlist this global if you trust this class/function.")
         return super().find_class(module, name)
 
 

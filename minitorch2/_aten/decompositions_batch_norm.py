@@ -55,9 +55,10 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     """F.batch_norm's op (and _native_batch_norm_legit): the running statistics copy_'d into (then functionalized)."""
     output, save_mean, save_rstd, new_mean, new_var = native_batch_norm_legit_functional(
         input, weight, bias, running_mean, running_var, training, momentum, eps)
-    if training and running_mean is not None:
-        aten.copy_.default(running_mean, new_mean)
-        aten.copy_.default(running_var, new_var)
+    for stat, new in ((running_mean, new_mean), (running_var, new_var)) if training and running_mean is not None else ():
+        version = stat._version  # (ATen's kernel writes them unannounced, no `!` in the schema: no version bump)
+        aten.copy_.default(stat, new)
+        stat._version_counter.value = version
     return output, save_mean, save_rstd
 
 
@@ -86,10 +87,8 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     grad_mean = _broadcast_to_channels(aten.mul.Tensor(grad_output_sum, norm), mask)
     proj_scale = _broadcast_to_channels(
         aten.mul.Tensor(aten.mul.Tensor(dot_p, norm), aten.mul.Tensor(invstd, invstd)), mask)
-    if weight is None:
-        grad_scale = aten.mul.Tensor(_broadcast_to_channels(invstd, mask), 1.0)
-    else:
-        grad_scale = _broadcast_to_channels(aten.mul.Tensor(invstd, weight), mask)
+    grad_scale = aten.mul.Tensor(_broadcast_to_channels(invstd, mask), 1.0) if weight is None else \
+        _broadcast_to_channels(aten.mul.Tensor(invstd, weight), mask)
     if train:
         projection = aten.mul.Tensor(aten.sub.Tensor(input, mean), proj_scale)
         grad_input = aten.mul.Tensor(aten.sub.Tensor(aten.sub.Tensor(grad_out, projection), grad_mean), grad_scale)
