@@ -17,7 +17,7 @@ from .. import _dtype
 from .._ops import ops
 from .._tensor import contiguous_strides, strided
 from .meta_util import fake_empty
-from .nn_ops import contiguous, require_float, sizes
+from .nn_ops import contiguous, is_channels_last, require_float, sizes
 from .table_row import CORE, op
 
 aten = ops.aten
@@ -85,6 +85,8 @@ class _Pool3d:
         if input.dtype is _dtype.bool_ or name == "avg_pool3d" and not input.dtype.is_floating_point \
                 and input.dtype is not _dtype.int64:
             raise NotImplementedError(f'"{name}" not implemented for \'{_dtype_title(input.dtype)}\'')
+        if name == "max_pool3d" and input.dim() == 4 and is_channels_last(input):  # (ATen's kernel picks by layout)
+            raise RuntimeError("Unsupported memory format. Supports only ChannelsLast3d, Contiguous")
 
     def table(self):
         return _window_table(self.in_size, self.out_size, self.kernel, self.padding, self.stride, self.dilation)
@@ -241,11 +243,11 @@ def _adaptive_table(in_size, out_size):
     for i, o in zip(in_size, out_size):
         start = np.arange(o) * i // o
         end = -(-(np.arange(o) + 1) * i // o)
-        width = int((end - start).max())
+        width = int((end - start).max(initial=1))  # (an output size of 0 has no windows: an empty table)
         pos = start[:, None] + np.arange(width)[None, :]
         inside = pos < end[:, None]
         pos = np.minimum(pos, end[:, None] - 1)
-        flat = (flat[:, None, :, None] * i + pos[None, :, None, :]).reshape(flat.shape[0] * o, -1)
+        flat = (flat[:, None, :, None] * i + pos[None, :, None, :]).reshape(flat.shape[0] * o, flat.shape[1] * width)
         valid = (valid[:, None, :, None] & inside[None, :, None, :]).reshape(flat.shape)
     return flat, valid
 
@@ -333,12 +335,13 @@ def _max_unpool(nd):
         shape = _unpool_check(self, indices, output_size, nd)
         plane = math.prod(shape[-nd:])
         idx = indices._np.reshape(-1, math.prod(self.shape[-nd:]))
-        if idx.size and (idx.min() < 0 or idx.max() >= plane):
+        if idx.size and plane and (idx.min() < 0 or idx.max() >= plane):  # (an empty output: no index is read)
             bad = int(idx[(idx < 0) | (idx >= plane)][0])
             raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
                                f"{'x'.join(map(str, shape[-nd:]))}")
         out = np.zeros((idx.shape[0], plane), self.dtype.np)
-        np.put_along_axis(out, idx, self._np.reshape(idx.shape), -1)
+        if plane:
+            np.put_along_axis(out, idx, self._np.reshape(idx.shape), -1)
         return contiguous(out.reshape(shape), self.dtype)
 
     def meta(self, indices, output_size, *geometry):

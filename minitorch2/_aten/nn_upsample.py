@@ -36,13 +36,17 @@ def _nearest_positions(in_size, out_size, scale, dtype):
 
 
 def _linear_positions(in_size, out_size, align_corners, scale, dtype):
-    """(i0, i1, w0, w1) per output position along one dim."""
+    """(i0, i1, w0, w1) per output position along one dim. An unchanged size reads each position twice, weighted 1
+    and 0, as ATen does (so an inf turns into a nan there, and never spreads to its neighbours)."""
     dst = np.arange(out_size, dtype=dtype)
+    if in_size == out_size:
+        return np.arange(in_size), np.arange(in_size), np.ones(in_size, dtype), np.zeros(in_size, dtype)
     if align_corners:
         step = dtype(in_size - 1) / dtype(out_size - 1) if out_size > 1 else dtype(0)
         src = step * dst
     else:
-        src = np.maximum(_scale(in_size, out_size, scale, dtype) * (dst + dtype(0.5)) - dtype(0.5), dtype(0))
+        scaled = _scale(in_size, out_size, scale, dtype) * (dst + dtype(0.5)).astype(np.float64)  # (exact: ATen's
+        src = np.maximum((scaled - 0.5).astype(dtype), dtype(0))  # multiply and subtract fuse into one rounding)
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     w1 = np.clip(src - i0.astype(dtype), dtype(0), dtype(1))
     i1 = i0 + (i0 < in_size - 1)
