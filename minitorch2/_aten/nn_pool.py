@@ -295,7 +295,7 @@ adaptive_avg_pool2d = (_adaptive_kernel, _adaptive_meta)
 def _adaptive_backward_check(grad_output, self):
     for d in range(1, grad_output.dim()):
         if grad_output.shape[d] <= 0:
-            raise RuntimeError("adaptive_avg_pooling_backward(): Expected grad_output to have non-zero size for non-batch "
+            raise RuntimeError("adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch "
                                f"dimensions, but grad_output has sizes {sizes(grad_output.shape)} with dimension {d} "
                                "being empty")
     if grad_output.dim() not in (3, 4):

@@ -130,15 +130,30 @@ def _scan_max(planes, flat, valid):
 def _scatter_add(grad, indices, plane_size, shape, dtype):
     """Each plane's gradient values added at their flat indices (a bincount over all planes at once)."""
     idx = indices.reshape(grad.shape[0], -1).astype(np.int64)
-    flat = (np.arange(idx.shape[0])[:, None] * plane_size + idx).ravel()
-    summed = np.bincount(flat, weights=grad.reshape(-1).astype(np.float64), minlength=idx.shape[0] * plane_size)
+    inside = ((idx >= 0) & (idx < plane_size)).ravel()  # (a window of padding only reports an index past its plane)
+    flat = (np.arange(idx.shape[0])[:, None] * plane_size + idx).ravel()[inside]
+    summed = np.bincount(flat, weights=grad.reshape(-1).astype(np.float64)[inside],
+                         minlength=idx.shape[0] * plane_size)
     return contiguous(summed.reshape(shape), dtype)
 
 
 # ---------------------------------------------------------------- max_pool3d_with_indices
+def _first_dilated_starts(pool):
+    """Per output position, the flat index ATen's kernel starts from: each dim's window start moved past the padding
+    in steps of the dilation (outside the input where the whole window is padding, which is what it then reports)."""
+    flat = np.zeros(1, np.int64)
+    for i, o, p, s, d in zip(pool.in_size, pool.out_size, pool.padding, pool.stride, pool.dilation):
+        start = np.arange(o) * s - p
+        start = np.where(start < 0, start % d, start)  # (past the padding in whole steps of the dilation)
+        flat = (flat[:, None] * i + start[None, :]).reshape(-1)
+    return flat
+
+
 def _max_pool3d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     pool = _Pool3d(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool3d")
-    values, indices = _scan_max(_planes(self, 3), *pool.table())
+    flat, valid = pool.table()
+    values, indices = _scan_max(_planes(self, 3), flat, valid)
+    indices = np.where(valid.any(-1), indices, _first_dilated_starts(pool))  # (a window of padding only)
     shape = pool.out_shape(self)
     return contiguous(values.reshape(shape), self.dtype), contiguous(indices.reshape(shape), _dtype.int64)
 
@@ -272,7 +287,15 @@ def _adaptive_avg(self, output_size):
     return contiguous((sums / valid.sum(-1)).reshape(shape), self.dtype)
 
 
+def _check_backward_sizes(grad_output, name):
+    for d in range(1, grad_output.dim()):
+        if grad_output.shape[d] <= 0:
+            raise RuntimeError(f"{name}(): Expected grad_output to have non-zero size for non-batch dimensions, but "
+                               f"grad_output has sizes {sizes(grad_output.shape)} with dimension {d} being empty")
+
+
 def _adaptive_avg_backward(grad_output, self):
+    _check_backward_sizes(grad_output, "adaptive_avg_pool3d_backward")
     flat, valid = _adaptive_table(self.shape[-3:], grad_output.shape[-3:])
     share = grad_output._np.reshape(-1, flat.shape[0]) / valid.sum(-1)
     weights = np.where(valid[None], share[..., None], 0.0)
@@ -296,6 +319,7 @@ def _adaptive_max(nd):
 
 def _adaptive_max_backward_of(nd):
     def kernel(grad_output, self, indices):
+        _check_backward_sizes(grad_output, f"adaptive_max_pool{nd}d_backward")
         grad = grad_output._np.reshape(-1, math.prod(grad_output.shape[-nd:]))
         return _scatter_add(grad, indices._np, math.prod(self.shape[-nd:]), self.shape, self.dtype)
     return kernel, lambda grad_output, self, indices: _fake(self.shape, self.dtype)

@@ -7,6 +7,24 @@ nan/inf/-0.0 or tied values. Both libraries must give the same values (exact for
 shapes, or raise the same error class; a gradient variant compares the grads of a random weighted sum, and a
 compiled subset compares minitorch2.compile with torch.compile.
 
+Found in session 35, each computing another value than torch or raising where it computes:
+- adaptive_avg_pool2d/1d turned an inf into nans in windows that do not hold it (an averaging-matrix product:
+  inf * 0), and adaptive_avg_pool1d to size 1 of an empty input raised (torch takes a mean: nan);
+- adaptive max pooling to an output size of 0 raised numpy's ValueError (torch: an empty result);
+- linear/bilinear upsampling to an unchanged size spread an inf to its neighbours as nans (ATen reads each position
+  twice, weighted 1 and 0), and rounded `scale * (i + 0.5) - 0.5` twice where ATen rounds once (an inf next to a
+  weight of exactly 0 became a nan);
+- grid_sample read -x * 0 = -0.0 and inf * 0 = nan for points outside the image (torch: +0);
+- circular pad wrapped around the whole dim where negative pads had cut it (torch wraps around what they keep),
+  refused empty dims and outputs torch takes, and replicate/reflect refused a padded dim of 0 positions where
+  another keeps one;
+- pixel_unshuffle of an empty input reshaped it (torch returns a copy of its shape);
+- unfold of an input with an empty non-batch dim computed; conv_transpose of an empty non-batch input, or to a
+  negative output size, computed (torch refuses both); max_pool3d of a channels-last 4-D input computed (torch
+  refuses its layout); max_unpool to an empty output raised or crashed (torch: an empty result); max_pool3d's
+  index for a window of padding only (ATen's dilated start) and its gradient (which crashed);
+- interpolate mode 'area' was not implemented (adaptive average pooling, as torch).
+
 MT2_FUNCTIONAL_FUZZ_EXAMPLES=N runs each grammar with N examples (default 150)."""
 import os
 import warnings
@@ -399,6 +417,9 @@ def test_functional_call_gradients_as_torch(case):
     name, described, kwargs = case
     if transposed_output_of_no_positions(*case) or circular_pad_past_what_it_keeps(*case):
         return
+    forward = outcome(torch, *case)
+    if name == "max_pool3d" and forward[0] != "error" and np.isneginf(forward[0][2]).any():
+        return  # (a window of padding only: torch adds its gradient past the end of the plane, into the next one)
     expected, got = gradient(torch, *case), gradient(minitorch2, *case)
     if isinstance(expected, tuple) or isinstance(got, tuple) or expected is None or got is None:
         assert (got if isinstance(got, tuple) or got is None else "grad") == (
