@@ -227,8 +227,8 @@ def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride,
     channels_last = _channels_last(input, weight)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        if transposed:  # the input gradient of a transposed convolution is an ordinary one
-            grad_input = _conv_np(gy, w, stride, padding, dilation, groups)
+        if transposed:  # the input gradient of a transposed convolution is an ordinary one (output_padding's rows cut)
+            grad_input = _conv_np(gy, w, stride, padding, dilation, groups)[(...,) + tuple(map(slice, x.shape[2:]))]
         else:
             grad_input = _conv_input_grad_np(gy, w, x.shape[2:], stride, padding, dilation, groups)
         grad_input = in_layout(grad_input, input.dtype, channels_last)
