@@ -23,7 +23,11 @@ Found in session 35, each computing another value than torch or raising where it
   negative output size, computed (torch refuses both); max_pool3d of a channels-last 4-D input computed (torch
   refuses its layout); max_unpool to an empty output raised or crashed (torch: an empty result); max_pool3d's
   index for a window of padding only (ATen's dilated start) and its gradient (which crashed);
-- interpolate mode 'area' was not implemented (adaptive average pooling, as torch).
+- interpolate mode 'area' was not implemented (adaptive average pooling, as torch);
+- conv_transpose's input gradient kept the rows output_padding adds (wrong values, or a shape error).
+Left: the modes with no kernel (LACKING below, strict xfails); errors compare by class only, not by message; a
+transposed output of 0 positions and a circular pad longer than what negative pads keep are skipped, since torch's
+answer there depends on its kernel choice or reads memory it never wrote.
 
 MT2_FUNCTIONAL_FUZZ_EXAMPLES=N runs each grammar with N examples (default 150)."""
 import os
