@@ -61,13 +61,21 @@ class _Pool3d:
         self.stride = self.kernel if not stride else _triple(stride, name, "stride")
         self.padding = _triple(padding, name, "padding")
         self.dilation = _triple(dilation, name, "dilation")
-        if input.dim() not in (4, 5) or any(n == 0 for n in input.shape[-4:]):
+        if input.dim() not in (4, 5):
             raise RuntimeError(f"non-empty 4D or 5D (batch mode) tensor expected for input, but got: "
                                f"{sizes(input.shape)}" if name == "avg_pool3d" else
                                "non-empty 4D or 5D (batch mode) tensor expected for input")
         if min(self.kernel) <= 0 or min(self.stride) <= 0 or min(self.dilation) <= 0:
             raise RuntimeError(f"{name}: kernel size, stride and dilation should be greater than zero")
-        if any(k // 2 < p for k, p in zip(self.kernel, self.padding)):
+        for k, p, d in zip(self.kernel, self.padding, self.dilation):
+            if p > (d * (k - 1) + 1) // 2:
+                raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                                   f"kernel_size={k} and dilation={d}")
+        if any(n == 0 for n in input.shape[-4:]):  # (ATen's message names dimension 0 whichever is empty)
+            where = "max_pool3d_with_indices_out_cpu_template" if name == "max_pool3d" else name
+            raise RuntimeError(f"{where}(): Expected input's non-batch dimensions to have positive length, but input "
+                               f"has a shape of {sizes(input.shape)} and non-batch dimension 0 has length zero!")
+        if any(k // 2 < p for k, p in zip(self.kernel, self.padding)):  # (the kernel's own check, without dilation)
             raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got kT: "
                                f"{self.kernel[0]} kW: {self.kernel[2]} kH: {self.kernel[1]} padT: {self.padding[0]} "
                                f"padW: {self.padding[2]} padH: {self.padding[1]}")
