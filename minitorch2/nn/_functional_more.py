@@ -275,7 +275,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
         out -= 1
-    if out < 1:
+    if out < 1 and not return_indices:  # (with indices, ATen's max_pool1d_with_indices leaves it to max_pool2d's)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p],
                                                            [1, d], ceil_mode)
