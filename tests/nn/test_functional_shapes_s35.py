@@ -422,8 +422,8 @@ def test_functional_call_gradients_as_torch(case):
     if transposed_output_of_no_positions(*case) or circular_pad_past_what_it_keeps(*case):
         return
     forward = outcome(torch, *case)
-    if name == "max_pool3d" and forward[0] != "error" and np.isneginf(forward[0][2]).any():
-        return  # (a window of padding only: torch adds its gradient past the end of the plane, into the next one)
+    if name.startswith("max_pool") and forward[0] != "error" and np.isneginf(forward[0][2]).any():
+        return  # (a window of padding only: torch writes its gradient past the end of the plane, corrupting memory)
     expected, got = gradient(torch, *case), gradient(minitorch2, *case)
     if isinstance(expected, tuple) or isinstance(got, tuple) or expected is None or got is None:
         assert (got if isinstance(got, tuple) or got is None else "grad") == (
