@@ -188,6 +188,8 @@ OUTSIDE_THE_LESSON = {
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
         "minitorch2/_aten/nn_pixel_shuffle.py",
+        # a convolution's size checks in ATen's words (output_padding, empty inputs, a transposed output too small)
+        "minitorch2/_aten/conv_checks.py",
         # GroupNorm kept whole as native_group_norm (and its backward) in traced graphs, as torch's: kernels, formula,
         # the inductor's decompositions
         "minitorch2/_aten/nn_group_norm.py",

@@ -21,6 +21,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .conv_checks import check_conv_sizes
 from .meta_util import fake_empty
 from .nn_ops import compute_dtype, fake_in_layout, in_layout, is_channels_last, scalar_type_name, sizes
 
@@ -130,15 +131,12 @@ def _conv_params(input, weight, bias, stride, padding, dilation, transposed, out
         raise RuntimeError("non-positive groups is not supported")
     stride, padding = _expand(stride, "stride", nd), _expand(padding, "padding", nd)
     dilation, output_padding = _expand(dilation, "dilation", nd), _expand(output_padding, "output_padding", nd)
-    for name, values in (("padding", padding), ("output_padding", output_padding)):
-        if any(v < 0 for v in values):
-            raise RuntimeError(f"negative {name} is not supported")
-    for name, values in (("stride", stride), ("dilation", dilation)):
-        if any(v <= 0 for v in values):
-            raise RuntimeError(f"non-positive {name} is not supported")
+    for name, values, least in (("padding", padding, 0), ("output_padding", output_padding, 0), ("stride", stride, 1),
+                                ("dilation", dilation, 1)):
+        if any(v < least for v in values):
+            raise RuntimeError(f"{'negative' if least == 0 else 'non-positive'} {name} is not supported")
     _check_conv_shapes(input, weight, bias, padding, dilation, transposed, groups)
-    if transposed:
-        _check_output_padding(output_padding, stride, dilation)
+    check_conv_sizes(input, weight, stride, padding, dilation, transposed, output_padding)
     _check_conv_dtypes(input, weight, bias)
     return stride, padding, dilation, output_padding
 
@@ -170,14 +168,6 @@ def _check_conv_shapes(input, weight, bias, padding, dilation, transposed, group
         if any(p < e for p, e in zip(padded, extent)):
             raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, extent))}). Kernel size can't be greater than actual input size")
-
-
-def _check_output_padding(output_padding, stride, dilation):
-    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        names = ("height", "width") if len(stride) == 2 else tuple(f"dim{i}" for i in range(len(stride)))
-        given = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
-        parts = [f"{arg}_{n}: {v}" for arg, values in given.items() for n, v in zip(names, values)]
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
 
 
 def _check_conv_dtypes(input, weight, bias):
@@ -237,8 +227,8 @@ def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride,
     channels_last = _channels_last(input, weight)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        if transposed:  # the input gradient of a transposed convolution is an ordinary one
-            grad_input = _conv_np(gy, w, stride, padding, dilation, groups)
+        if transposed:  # the input gradient of a transposed convolution is an ordinary one (output_padding's rows cut)
+            grad_input = _conv_np(gy, w, stride, padding, dilation, groups)[(...,) + tuple(map(slice, x.shape[2:]))]
         else:
             grad_input = _conv_input_grad_np(gy, w, x.shape[2:], stride, padding, dilation, groups)
         grad_input = in_layout(grad_input, input.dtype, channels_last)

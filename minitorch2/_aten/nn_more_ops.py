@@ -263,7 +263,7 @@ def _gather(image, xs, ys):
     xi, yi = np.where(inside, xs, 0).astype(np.int64), np.where(inside, ys, 0).astype(np.int64)
     batch = np.arange(n)[:, None, None]
     values = image[batch, :, yi, xi]  # (N, Ho, Wo, C)
-    return np.moveaxis(values * inside[..., None], -1, 1), inside
+    return np.moveaxis(np.where(inside[..., None], values, 0), -1, 1), inside  # (a +0: not inf * 0, nor -x * 0)
 
 
 def _positions(input, grid, padding_mode, align_corners):

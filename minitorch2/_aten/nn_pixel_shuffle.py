@@ -20,6 +20,8 @@ def _shuffled_shape(shape, r):
 
 
 def _unshuffled_shape(shape, r):
+    if 0 in shape:  # (an empty input comes back with its own shape: ATen returns its clone before unshuffling)
+        return list(shape)
     *lead, c, h, w = shape
     return [*lead, c * r * r, h // r, w // r]
 
@@ -37,6 +39,7 @@ def _kernel(shuffle):
     new_shape = _shuffled_shape if shuffle else _unshuffled_shape
 
     def kernel(self, factor):
+        _check_channels(self, factor, shuffle)
         split, order = _split(list(self.shape), factor, shuffle)
         out = np.ascontiguousarray(self._np.reshape(split).transpose(order)).reshape(new_shape(self.shape, factor))
         if _suggested_format(self) is contiguous_format:
@@ -44,12 +47,20 @@ def _kernel(shuffle):
         return np.ascontiguousarray(out.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)  # channels last, as the input
 
     def meta(self, factor):
+        _check_channels(self, factor, shuffle)
         shape = new_shape(list(self.shape), factor)
         if _suggested_format(self) is contiguous_format:
             return fake_empty(shape, self.dtype)
         return fake_empty(shape, self.dtype, _nhwc(shape))
 
     return kernel, meta
+
+
+def _check_channels(self, r, shuffle):
+    """The op's own check (F.pixel_shuffle makes it first; the backward of pixel_unshuffle reaches only this one)."""
+    if shuffle and self.shape[-3] % (r * r):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={self.shape[-3]} is not divisible by {r * r}")
 
 
 pixel_shuffle, pixel_unshuffle = _kernel(True), _kernel(False)

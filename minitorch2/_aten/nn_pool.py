@@ -269,10 +269,18 @@ def _adaptive_check(self, output_size):
     return tuple(self.shape[:-2]) + tuple(output_size)
 
 
+def _window_means(values, axis, out_size):
+    """The mean of each adaptive window along `axis`, window by window (a matrix product with the averaging matrix
+    would turn an inf outside a window into a nan: inf * 0)."""
+    in_size = values.shape[axis]
+    means = [np.take(values, range(o * in_size // out_size, -(-(o + 1) * in_size // out_size)), axis).mean(axis)
+             for o in range(out_size)]
+    return np.stack(means, axis) if means else np.take(values, [], axis)
+
+
 def _adaptive_kernel(self, output_size):
     shape = _adaptive_check(self, output_size)
-    rows, cols = _adaptive_matrix(self.shape[-2], output_size[0]), _adaptive_matrix(self.shape[-1], output_size[1])
-    out = np.matmul(rows, np.matmul(self._np.astype(np.float64), cols.T))
+    out = _window_means(_window_means(self._np.astype(np.float64), -1, output_size[1]), -2, output_size[0])
     return in_layout(out.reshape(shape), self.dtype, is_channels_last(self))
 
 
@@ -287,7 +295,7 @@ adaptive_avg_pool2d = (_adaptive_kernel, _adaptive_meta)
 def _adaptive_backward_check(grad_output, self):
     for d in range(1, grad_output.dim()):
         if grad_output.shape[d] <= 0:
-            raise RuntimeError("adaptive_avg_pooling_backward(): Expected grad_output to have non-zero size for non-batch "
+            raise RuntimeError("adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch "
                                f"dimensions, but grad_output has sizes {sizes(grad_output.shape)} with dimension {d} "
                                "being empty")
     if grad_output.dim() not in (3, 4):

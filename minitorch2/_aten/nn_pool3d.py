@@ -17,7 +17,7 @@ from .. import _dtype
 from .._ops import ops
 from .._tensor import contiguous_strides, strided
 from .meta_util import fake_empty
-from .nn_ops import contiguous, require_float, sizes
+from .nn_ops import contiguous, is_channels_last, require_float, sizes
 from .table_row import CORE, op
 
 aten = ops.aten
@@ -61,13 +61,21 @@ class _Pool3d:
         self.stride = self.kernel if not stride else _triple(stride, name, "stride")
         self.padding = _triple(padding, name, "padding")
         self.dilation = _triple(dilation, name, "dilation")
-        if input.dim() not in (4, 5) or any(n == 0 for n in input.shape[-4:]):
+        if input.dim() not in (4, 5):
             raise RuntimeError(f"non-empty 4D or 5D (batch mode) tensor expected for input, but got: "
                                f"{sizes(input.shape)}" if name == "avg_pool3d" else
                                "non-empty 4D or 5D (batch mode) tensor expected for input")
         if min(self.kernel) <= 0 or min(self.stride) <= 0 or min(self.dilation) <= 0:
             raise RuntimeError(f"{name}: kernel size, stride and dilation should be greater than zero")
-        if any(k // 2 < p for k, p in zip(self.kernel, self.padding)):
+        for k, p, d in zip(self.kernel, self.padding, self.dilation):
+            if p > (d * (k - 1) + 1) // 2:
+                raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                                   f"kernel_size={k} and dilation={d}")
+        if any(n == 0 for n in input.shape[-4:]):  # (ATen's message names dimension 0 whichever is empty)
+            where = "max_pool3d_with_indices_out_cpu_template" if name == "max_pool3d" else name
+            raise RuntimeError(f"{where}(): Expected input's non-batch dimensions to have positive length, but input "
+                               f"has a shape of {sizes(input.shape)} and non-batch dimension 0 has length zero!")
+        if any(k // 2 < p for k, p in zip(self.kernel, self.padding)):  # (the kernel's own check, without dilation)
             raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got kT: "
                                f"{self.kernel[0]} kW: {self.kernel[2]} kH: {self.kernel[1]} padT: {self.padding[0]} "
                                f"padW: {self.padding[2]} padH: {self.padding[1]}")
@@ -85,6 +93,8 @@ class _Pool3d:
         if input.dtype is _dtype.bool_ or name == "avg_pool3d" and not input.dtype.is_floating_point \
                 and input.dtype is not _dtype.int64:
             raise NotImplementedError(f'"{name}" not implemented for \'{_dtype_title(input.dtype)}\'')
+        if name == "max_pool3d" and input.dim() == 4 and is_channels_last(input):  # (ATen's kernel picks by layout)
+            raise RuntimeError("Unsupported memory format. Supports only ChannelsLast3d, Contiguous")
 
     def table(self):
         return _window_table(self.in_size, self.out_size, self.kernel, self.padding, self.stride, self.dilation)
@@ -128,15 +138,30 @@ def _scan_max(planes, flat, valid):
 def _scatter_add(grad, indices, plane_size, shape, dtype):
     """Each plane's gradient values added at their flat indices (a bincount over all planes at once)."""
     idx = indices.reshape(grad.shape[0], -1).astype(np.int64)
-    flat = (np.arange(idx.shape[0])[:, None] * plane_size + idx).ravel()
-    summed = np.bincount(flat, weights=grad.reshape(-1).astype(np.float64), minlength=idx.shape[0] * plane_size)
+    inside = ((idx >= 0) & (idx < plane_size)).ravel()  # (a window of padding only reports an index past its plane)
+    flat = (np.arange(idx.shape[0])[:, None] * plane_size + idx).ravel()[inside]
+    summed = np.bincount(flat, weights=grad.reshape(-1).astype(np.float64)[inside],
+                         minlength=idx.shape[0] * plane_size)
     return contiguous(summed.reshape(shape), dtype)
 
 
 # ---------------------------------------------------------------- max_pool3d_with_indices
+def _first_dilated_starts(pool):
+    """Per output position, the flat index ATen's kernel starts from: each dim's window start moved past the padding
+    in steps of the dilation (outside the input where the whole window is padding, which is what it then reports)."""
+    flat = np.zeros(1, np.int64)
+    for i, o, p, s, d in zip(pool.in_size, pool.out_size, pool.padding, pool.stride, pool.dilation):
+        start = np.arange(o) * s - p
+        start = np.where(start < 0, start % d, start)  # (past the padding in whole steps of the dilation)
+        flat = (flat[:, None] * i + start[None, :]).reshape(-1)
+    return flat
+
+
 def _max_pool3d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     pool = _Pool3d(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool3d")
-    values, indices = _scan_max(_planes(self, 3), *pool.table())
+    flat, valid = pool.table()
+    values, indices = _scan_max(_planes(self, 3), flat, valid)
+    indices = np.where(valid.any(-1), indices, _first_dilated_starts(pool))  # (a window of padding only)
     shape = pool.out_shape(self)
     return contiguous(values.reshape(shape), self.dtype), contiguous(indices.reshape(shape), _dtype.int64)
 
@@ -241,11 +266,11 @@ def _adaptive_table(in_size, out_size):
     for i, o in zip(in_size, out_size):
         start = np.arange(o) * i // o
         end = -(-(np.arange(o) + 1) * i // o)
-        width = int((end - start).max())
+        width = int((end - start).max(initial=1))  # (an output size of 0 has no windows: an empty table)
         pos = start[:, None] + np.arange(width)[None, :]
         inside = pos < end[:, None]
         pos = np.minimum(pos, end[:, None] - 1)
-        flat = (flat[:, None, :, None] * i + pos[None, :, None, :]).reshape(flat.shape[0] * o, -1)
+        flat = (flat[:, None, :, None] * i + pos[None, :, None, :]).reshape(flat.shape[0] * o, flat.shape[1] * width)
         valid = (valid[:, None, :, None] & inside[None, :, None, :]).reshape(flat.shape)
     return flat, valid
 
@@ -270,7 +295,15 @@ def _adaptive_avg(self, output_size):
     return contiguous((sums / valid.sum(-1)).reshape(shape), self.dtype)
 
 
+def _check_backward_sizes(grad_output, name):
+    for d in range(1, grad_output.dim()):
+        if grad_output.shape[d] <= 0:
+            raise RuntimeError(f"{name}(): Expected grad_output to have non-zero size for non-batch dimensions, but "
+                               f"grad_output has sizes {sizes(grad_output.shape)} with dimension {d} being empty")
+
+
 def _adaptive_avg_backward(grad_output, self):
+    _check_backward_sizes(grad_output, "adaptive_avg_pool3d_backward")
     flat, valid = _adaptive_table(self.shape[-3:], grad_output.shape[-3:])
     share = grad_output._np.reshape(-1, flat.shape[0]) / valid.sum(-1)
     weights = np.where(valid[None], share[..., None], 0.0)
@@ -294,6 +327,7 @@ def _adaptive_max(nd):
 
 def _adaptive_max_backward_of(nd):
     def kernel(grad_output, self, indices):
+        _check_backward_sizes(grad_output, f"adaptive_max_pool{nd}d_backward")
         grad = grad_output._np.reshape(-1, math.prod(grad_output.shape[-nd:]))
         return _scatter_add(grad, indices._np, math.prod(self.shape[-nd:]), self.shape, self.dtype)
     return kernel, lambda grad_output, self, indices: _fake(self.shape, self.dtype)
@@ -333,12 +367,13 @@ def _max_unpool(nd):
         shape = _unpool_check(self, indices, output_size, nd)
         plane = math.prod(shape[-nd:])
         idx = indices._np.reshape(-1, math.prod(self.shape[-nd:]))
-        if idx.size and (idx.min() < 0 or idx.max() >= plane):
+        if idx.size and plane and (idx.min() < 0 or idx.max() >= plane):  # (an empty output: no index is read)
             bad = int(idx[(idx < 0) | (idx >= plane)][0])
             raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
                                f"{'x'.join(map(str, shape[-nd:]))}")
         out = np.zeros((idx.shape[0], plane), self.dtype.np)
-        np.put_along_axis(out, idx, self._np.reshape(idx.shape), -1)
+        if plane:
+            np.put_along_axis(out, idx, self._np.reshape(idx.shape), -1)
         return contiguous(out.reshape(shape), self.dtype)
 
     def meta(self, indices, output_size, *geometry):

@@ -15,6 +15,7 @@ the order of ATen's loop. The backward ops scatter-add the gradient back
 through the same positions and weights.
 """
 import itertools
+from fractions import Fraction
 
 import numpy as np
 
@@ -36,17 +37,29 @@ def _nearest_positions(in_size, out_size, scale, dtype):
 
 
 def _linear_positions(in_size, out_size, align_corners, scale, dtype):
-    """(i0, i1, w0, w1) per output position along one dim."""
+    """(i0, i1, w0, w1) per output position along one dim. An unchanged size reads each position twice, weighted 1
+    and 0, as ATen does (so an inf turns into a nan there, and never spreads to its neighbours)."""
     dst = np.arange(out_size, dtype=dtype)
+    if in_size == out_size:
+        return np.arange(in_size), np.arange(in_size), np.ones(in_size, dtype), np.zeros(in_size, dtype)
     if align_corners:
         step = dtype(in_size - 1) / dtype(out_size - 1) if out_size > 1 else dtype(0)
         src = step * dst
     else:
-        src = np.maximum(_scale(in_size, out_size, scale, dtype) * (dst + dtype(0.5)) - dtype(0.5), dtype(0))
+        src = np.maximum(_fused_source(_scale(in_size, out_size, scale, dtype), dst), dtype(0))
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     w1 = np.clip(src - i0.astype(dtype), dtype(0), dtype(1))
     i1 = i0 + (i0 < in_size - 1)
     return i0, i1, dtype(1) - w1, w1
+
+
+def _fused_source(scale, dst):
+    """scale * (dst + 0.5) - 0.5 rounded once, as ATen's compiled multiply-and-subtract (a fused multiply-add): exact
+    in float64 for float32, exact as fractions for float64."""
+    if dst.dtype == np.float32:
+        return (scale * (dst + np.float32(0.5)).astype(np.float64) - 0.5).astype(np.float32)
+    exact = [Fraction(float(scale)) * Fraction(float(d) + 0.5) - Fraction(1, 2) for d in dst]
+    return np.array([float(v) for v in exact], dst.dtype)
 
 
 def _check(self, output_size, nd, name, float_only=False):

@@ -209,7 +209,8 @@ def pad(input, pad, mode="constant", value=None):
 
 def _check_pad_sizes(input, pad, mode):
     padded = len(pad) // 2
-    if any(s == 0 for s in input.shape[input.dim() - padded:]) or (input.dim() == padded + 2 and input.shape[1] == 0):
+    if mode != "circular" and (any(s == 0 for s in input.shape[input.dim() - padded:])
+                               or input.dim() == padded + 2 and input.shape[1] == 0):
         raise RuntimeError(f"Expected {padded + 1}D or {padded + 2}D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: {_sizes(input.shape)}")
     for i in range(padded):
@@ -219,20 +220,27 @@ def _check_pad_sizes(input, pad, mode):
             raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
                                f"corresponding input dimension, but got: padding ({before}, {after}) at dimension "
                                f"{dim} of input {_sizes(input.shape)}")
-        if mode == "circular" and (before > size or after > size):
+        kept = size - max(-before, 0) - max(-after, 0)  # (circular wraps around what negative pads keep)
+        if mode == "circular" and (before > size or after > size or size + before + after > 0 and
+                                   max(before, after) > kept):  # (where torch would read memory it never wrote)
             raise RuntimeError("Padding value causes wrapping around more than once.")
-        if size + before + after < 1:
+        if size + before + after < 0:
             raise RuntimeError(f"input ({_sizes(input.shape)}) is too small to be padded by ({before}, {after}) "
                                f"at dimension {dim}")
+    outputs = [input.shape[-1 - i] + pad[2 * i] + pad[2 * i + 1] for i in range(padded)]
+    if mode != "circular" and max(outputs) < 1:  # (ATen's kernels check that one padded dim keeps a position)
+        raise RuntimeError(f"input ({_sizes(input.shape)}) is too small. Calculated output sizes: {outputs[::-1]}")
 
 
 def _pad_source(size, before, after, mode):
     """Source index along one dim of each output position."""
+    if mode == "circular":  # wrapping around what the negative pads keep, [start, start + kept), as ATen does
+        start, kept = max(-before, 0), size - max(-before, 0) - max(-after, 0)
+        j = aten.arange.start_step(-before - start, size + after - start, 1, dtype=_dtype.int64)
+        return aten.add.Tensor(aten.remainder.Scalar(j, kept), start) if start else aten.remainder.Scalar(j, kept)
     j = aten.arange.start_step(-before, size + after, 1, dtype=_dtype.int64)
     if mode == "replicate":
         return aten.clamp.default(j, 0, size - 1)
-    if mode == "circular":
-        return aten.remainder.Scalar(j, size)
     return aten.rsub.Scalar(aten.abs.default(aten.rsub.Scalar(aten.abs.default(j), size - 1)), size - 1)
 
 
@@ -267,7 +275,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
         out -= 1
-    if out < 1:
+    if out < 1 and not return_indices:  # (with indices, ATen's max_pool1d_with_indices leaves it to max_pool2d's)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p],
                                                            [1, d], ceil_mode)
@@ -300,8 +308,8 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 def adaptive_avg_pool1d(input, output_size):
     size = _one(output_size, "adaptive_avg_pool1d() argument 'output_size' should contain one int (got {})")
-    _check_1d_input(input, "adaptive_avg_pool1d")
-    return aten.squeeze.dim(aten._adaptive_avg_pool2d.default(aten.unsqueeze.default(input, -2), [1, size]), -2)
+    _check_1d_input(input, "adaptive_avg_pool1d")  # (through adaptive_avg_pool2d's mean when the size is 1, as ATen)
+    return aten.squeeze.dim(F.adaptive_avg_pool2d(aten.unsqueeze.default(input, -2), [1, size]), -2)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
@@ -334,6 +342,9 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
                            f"got:{_sizes(input.shape)}")
+    if 0 in input.shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {_sizes(input.shape)}")
     unbatched = input.dim() == 3
     x = aten.unsqueeze.default(input, 0) if unbatched else input
     extent = [d * (k - 1) + 1 for k, d in zip(kernel, dil)]

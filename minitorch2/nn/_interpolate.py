@@ -1,4 +1,4 @@
-"""F.interpolate (and so nn.Upsample): modes nearest, linear and bilinear.
+"""F.interpolate (and so nn.Upsample): modes nearest, linear, bilinear and area (adaptive average pooling).
 
 Runtime layer, part of nn.functional. The argument rules are torch's
 (nn/functional.py's interpolate): exactly one of size and scale_factor,
@@ -13,6 +13,7 @@ import math
 from .._aten.decompositions_upsample import nearest_traced
 from .._ops import ops
 from ._functional_more import _is_traced
+from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 
 aten = ops.aten
 
@@ -61,6 +62,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     output_size, scales = _output_size_and_scales(input, size, scale_factor, recompute_scale_factor)
     if antialias:
         raise NotImplementedError("minitorch2: interpolate with antialias=True is not implemented")
+    if mode == "area" and input.dim() in (3, 4, 5):  # an average over each cell's adaptive window, as torch's
+        return getattr(F, f"adaptive_avg_pool{input.dim() - 2}d")(input, output_size)
     if mode == "nearest" and input.dim() in (3, 4) and _is_traced(input):
         return nearest_traced(input, output_size, scales)  # (the .vec overload's Python form, as torch traces it)
     if mode == "nearest" and input.dim() == 3:
