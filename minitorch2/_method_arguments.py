@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from . import _method_signatures
 from ._dtype import dtype
 from ._sym import SymInt
 from ._tensor import Tensor
@@ -30,7 +31,9 @@ METHOD_ARGUMENTS = {
 
 
 def checked(methods):
-    """{name: method} with the methods named in METHOD_ARGUMENTS checking their int arguments first."""
+    """{name: method} with the methods named in METHOD_ARGUMENTS checking their int arguments first (and those of
+    _method_signatures.py their arguments' kinds)."""
+    methods = _method_signatures.checked(methods)
     return {name: _checking(name, method) if name in METHOD_ARGUMENTS else method for name, method in methods.items()}
 
 
