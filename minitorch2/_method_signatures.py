@@ -40,7 +40,8 @@ SIGNATURES = {
     "nansum": ("tuple of ints dim = None, bool keepdim = False, " + _DTYPE,),
     "prod": (_DTYPE, "int dim, bool keepdim = False, " + _DTYPE),
     "std": _VAR, "var": _VAR, "all": _ALL, "any": _ALL, "max": _MAX, "min": _MAX,
-    "amax": ("tuple of ints dim = (), bool keepdim = False",), "amin": ("tuple of ints dim = (), bool keepdim = False",),
+    "amax": ("tuple of ints dim = (), bool keepdim = False",),
+    "amin": ("tuple of ints dim = (), bool keepdim = False",),
     "argmax": ("int dim = None, bool keepdim = False",), "argmin": ("int dim = None, bool keepdim = False",),
     "logsumexp": ("tuple of ints dim, bool keepdim = False",),
     "median": ("", "int dim, bool keepdim = False"),
@@ -66,15 +67,13 @@ SIGNATURES = {
                           "int repeats, int dim = None, *, int output_size = None"),
     "where": ("Tensor condition, Tensor other", "Tensor condition, Number other"),
     "lerp": ("Tensor end, Tensor weight", "Tensor end, Number weight"),
-    "to": ("torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, "
-           "*, torch.memory_format memory_format = None",
-           "torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
-           "None", "Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
-           "memory_format = None"),
+    "to": tuple(first + ", bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None"
+                for first in ("torch.device device = None, torch.dtype dtype = None", "torch.dtype dtype",
+                              "Tensor tensor")),
 }
 _OUT = ", *, Tensor out = None"
-_FACTORY = ", torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False" \
-           ", bool requires_grad = False"
+_FACTORY = (", torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
 _LIKE = "*, torch.memory_format memory_format = None" + _FACTORY
 # torch's functions -> their overloads (the zeros, ones, empty, rand and randn of a spread size are _arg_parser's)
 FUNCTION_SIGNATURES = {
@@ -86,8 +85,8 @@ FUNCTION_SIGNATURES = {
     "argmin": ("Tensor input, int dim = None, bool keepdim = False" + _OUT,),
     "amax": ("Tensor input, tuple of ints dim = (), bool keepdim = False" + _OUT,),
     "amin": ("Tensor input, tuple of ints dim = (), bool keepdim = False" + _OUT,),
-    "topk": ("Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, tuple of Tensors out = "
-             "None",),
+    "topk": ("Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
+             + "tuple of Tensors out = None",),
     "sort": ("Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of Tensors out = None",
              "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None"),
     "clamp": tuple(f"Tensor input, {bounds}" + _OUT for bounds in _CLAMP),
@@ -102,7 +101,8 @@ FUNCTION_SIGNATURES = {
     "cumsum": ("Tensor input, int dim, " + _DTYPE + ", Tensor out = None",),
     "masked_fill": ("Tensor input, Tensor mask, Tensor value", "Tensor input, Tensor mask, Number value"),
     "softmax": ("Tensor input, int dim, torch.dtype dtype = None" + _OUT,),
-    "cat": ("tuple of Tensors tensors, int dim = 0" + _OUT,), "stack": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
+    "cat": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
+    "stack": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
     "zeros_like": ("Tensor input, " + _LIKE,), "ones_like": ("Tensor input, " + _LIKE,),
     "full_like": ("Tensor input, Number fill_value, " + _LIKE,),
     "full": ("tuple of ints[] size, Number fill_value, *, Tensor out = None" + _FACTORY,),
@@ -123,7 +123,7 @@ NO_ARGUMENTS = ("exp", "log", "abs", "neg", "relu", "sigmoid", "tanh", "sqrt", "
                 "exp_", "neg_", "relu_", "sigmoid_", "tanh_", "detach", "detach_", "numel", "dim", "argwhere")
 # where a Tensor is wanted, these take a Python number too (x.add(2)), as torch's parser allows for them
 # the overloads torch's parser tries last but does not list: add's deprecated `x.add(2, y)`, x + 2 * y (with a warning)
-_DEPRECATED = {name: "Number alpha, Tensor other" for name in ("add", "add_", "sub", "sub_")}  # (functions: input first)
+_DEPRECATED = {name: "Number alpha, Tensor other" for name in ("add", "add_", "sub", "sub_")}  # (functions: input 1st)
 _NUMBERS_AS_TENSORS = frozenset({"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_"})
 
 
@@ -233,7 +233,8 @@ class _Signature:
         """Whether the call fits (and whether its types alone said so); with raising, torch's error where not, in
         the order torch's parser looks: the count of positional arguments, each parameter, then the keywords left."""
         given = len(args)  # (torch's count of positional arguments for its keyword checks, a spread size's items all)
-        if self.name in _SPREAD_SIZES and args and _is_int(args[0]):
+        spread = self.name in _SPREAD_SIZES and args and _is_int(args[0])
+        if spread:
             args = (args,)
         if len(args) > self.positional:
             s, low = "" if self.positional == 1 else "s", self.required
@@ -256,7 +257,8 @@ class _Signature:
             fits = value is None and none_default or _fits(kind, value, self.name in _NUMBERS_AS_TENSORS)
             if not fits:
                 return raising and self._fail(_wrong_type(self.name, parameter, where, kind, value))
-            by_type = by_type and (isinstance(value, Tensor) and kind == "Tensor" or type(value) in _PLAIN)
+            by_type = by_type and (isinstance(value, Tensor) and kind == "Tensor" or type(value) in _PLAIN or
+                                   spread and place == 0 and all(type(a) is int for a in value))
         names = [p[0] for p in self.parameters]
         for key in kwargs if any(k not in names[len(args):] for k in kwargs) else ():
             if key not in names[given:]:
@@ -306,7 +308,8 @@ def _fits(kind, value, numbers_as_tensors):
     if kind == "tuple of ints[]":
         return isinstance(value, (list, tuple)) and (not value or _is_int(value[0]))
     if kind == "tuple of ints":  # (a 0-d bool tensor is read as an int here, not where one int is wanted)
-        return _is_int(value) or isinstance(value, Tensor) and value.dim() == 0 and value.dtype.category == 0 or isinstance(value, (list, tuple)) and (not value or _is_int(value[0]))
+        return (_is_int(value) or isinstance(value, Tensor) and value.dim() == 0 and value.dtype.category == 0 or
+                isinstance(value, (list, tuple)) and (not value or _is_int(value[0])))
     if kind == "bool":
         return isinstance(value, (bool, SymBool))  # (not NumPy's bool, which torch reads as a Number)
     if kind == "Number":

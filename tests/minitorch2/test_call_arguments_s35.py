@@ -122,9 +122,12 @@ def test_a_call_with_arguments_of_any_kind_is_what_torch_makes_of_it(call, args,
 
 CASES = [  # (call, positional arguments, keyword arguments): each once a silent computation or other words
     (("method", "clone"), ["1.5"], []), (("method", "float"), ["1"], []), (("method", "sum"), [], [("dim", "1.5")]),
-    (("method", "mean"), ["'a'"], []), (("method", "softmax"), ["0.5"], []), (("method", "type"), ["3"], []), (("method", "gather"), [], []), (("function", "zeros"), ["0", "0"], [("out", "x"), ("dim", "0")]),
-    (("method", "sum"), ["L.tensor(True)"], []), (("method", "mean"), ["None"], []), (("method", "argmax"), ["1", "None"], []),
-    (("method", "fill_"), ["[1, 2]"], []), (("method", "clamp"), [], [("min", "'a'")]), (("method", "topk"), ["2.0"], []),
+    (("method", "mean"), ["'a'"], []), (("method", "softmax"), ["0.5"], []), (("method", "type"), ["3"], []),
+    (("method", "gather"), [], []), (("function", "zeros"), ["0", "0"], [("out", "x"), ("dim", "0")]),
+    (("method", "sum"), ["L.tensor(True)"], []), (("method", "mean"), ["None"], []),
+    (("method", "argmax"), ["1", "None"], []),
+    (("method", "fill_"), ["[1, 2]"], []), (("method", "clamp"), [], [("min", "'a'")]),
+    (("method", "topk"), ["2.0"], []),
     (("method", "topk"), ["True"], []), (("method", "argmax"), [], [("dim", "True")]),
     (("method", "cumsum"), ["None"], []), (("method", "index_select"), ["0.0", "idx"], []),
     (("method", "sum"), [], [("foo", "0")]), (("method", "sum"), ["0", "True", "L.float32", "5"], []),
@@ -132,7 +135,8 @@ CASES = [  # (call, positional arguments, keyword arguments): each once a silent
     (("method", "min"), [], [("dim", "None")]), (("method", "sort"), [], [("descending", "1")]),
     (("method", "sort"), ["0", "1"], []), (("method", "std"), [], [("unbiased", "2")]),
     (("method", "prod"), ["None"], []), (("method", "amax"), ["(0, 1.5)"], []), (("method", "amax"), ["[1.5, 0]"], []),
-    (("method", "exp"), ["1"], []), (("method", "relu"), [], [("foo", "1")]), (("method", "to"), ["L.float64", "3"], []),
+    (("method", "exp"), ["1"], []), (("method", "relu"), [], [("foo", "1")]),
+    (("method", "to"), ["L.float64", "3"], []),
     (("method", "to"), ["'cpu'", "L.float64"], []), (("method", "sum"), ["0"], [("dim", "0")]),
     (("method", "topk"), [], []), (("method", "clamp"), [], [("min", "1"), ("max", "'a'")]),
     (("function", "zeros"), ["2.0"], []), (("function", "zeros"), ["2.5", "2"], []),
@@ -141,7 +145,8 @@ CASES = [  # (call, positional arguments, keyword arguments): each once a silent
     (("function", "full"), ["2", "1.0"], []), (("function", "full"), ["[2.5]", "1.0"], []),
     (("function", "linspace"), ["0", "1", "2.5"], []), (("function", "linspace"), ["0", "1", "L.tensor(3)"], []),
     (("function", "randn"), ["L.tensor(2.5)"], []), (("function", "zeros"), ["L.tensor(2)"], []),
-    (("method", "sum"), [], [("axis", "0")]), (("method", "add"), ["2", "y"], []), (("method", "sub"), [], [("alpha", "2"), ("other", "y")]),
+    (("method", "sum"), [], [("axis", "0")]), (("method", "add"), ["2", "y"], []),
+    (("method", "sub"), [], [("alpha", "2"), ("other", "y")]),
     (("method", "add"), ["1", "1"], []), (("method", "div"), ["2", "[]"], []), (("method", "minimum"), ["False"], []),
     (("method", "argmin"), ["L.tensor(1)", "np.bool_(True)"], []), (("method", "nansum"), [], [("dim", "[1.5]")]),
 ]
@@ -208,3 +213,27 @@ def test_where_of_a_0d_condition():
                                        "passes None on to the op, whose parser refuses it")
 def test_amax_of_none():
     assert outcome(minitorch2, ("method", "amax"), ["None"], []) == outcome(torch, ("method", "amax"), ["None"], [])
+
+
+REPRS = """
+import torch
+x = torch.ones(2, requires_grad=True)
+print(repr(torch.float32), str(x.dtype), x.__class__.__name__, type((x * 2).sum().grad_fn).__name__)
+print(repr(type(x)), type(x).__module__, repr(torch.nn.Linear), repr(torch.optim.SGD))
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="under `python -m minitorch2 run`, classes print minitorch2's module paths "
+                                       "(<class 'minitorch2._tensor.Tensor'>, minitorch2.nn.modules.linear.Linear); "
+                                       "renaming their __module__ to torch's needs fx's leaf-module test and fx's "
+                                       "spellings, which read the 'minitorch2.nn' prefix, to change with it")
+def test_class_reprs_under_run(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "reprs.py"
+    script.write_text(REPRS)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ran = [subprocess.run(command, check=False, capture_output=True, text=True, cwd=root, timeout=120).stdout
+           for command in ([sys.executable, str(script)], [sys.executable, "-m", "minitorch2", "run", str(script)])]
+    assert ran[0].splitlines()[0] == ran[1].splitlines()[0]  # (dtypes, names: the same already)
+    assert ran[0] == ran[1]
