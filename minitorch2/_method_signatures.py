@@ -153,9 +153,9 @@ def _checking(name, method):
         if kwargs:
             key += tuple((k, type(v)) for k, v in kwargs.items())
         if key not in checker.accepted:
-            deprecated = checker.check(key, args, kwargs)
+            args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
-                return method(self, deprecated.pop("other"), **deprecated)
+                return method(self, kwargs.pop("other"), **kwargs)
         return method(self, *args, **kwargs)
 
     return checking
@@ -178,9 +178,9 @@ def _checking_function(name, fn):
         if kwargs:
             key += tuple((k, type(v)) for k, v in kwargs.items())
         if key not in checker.accepted:
-            deprecated = checker.check(key, args, kwargs)
+            args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
-                return fn(deprecated.pop("input"), deprecated.pop("other"), **deprecated)
+                return fn(kwargs.pop("input"), kwargs.pop("other"), **kwargs)
         return fn(*args, **kwargs)
 
     return checking
@@ -196,17 +196,23 @@ class _Checker:
         self.accepted = set()
 
     def check(self, key, args, kwargs):
-        """Nothing for a call that fits, torch's TypeError for one that does not, or the arguments by name of a call
-        of the deprecated overload (as torch, with a warning)."""
-        if self.deprecated and not any(s.match(args, kwargs) for s in self.signatures) and self.deprecated.match(
-                args, kwargs):
+        """The call's (args, kwargs, whether they are the deprecated overload's, by name), with a 0-d integer tensor or
+        a NumPy integer given for an int, and a 0-d tensor given for a Number, read as its value, as torch's parser
+        reads them; torch's TypeError for a call no overload takes."""
+        fit = self.deprecated and not any(s.match(args, kwargs) for s in self.signatures) and self.deprecated.match(
+            args, kwargs)
+        if fit:
             warnings.warn(f"This overload of {self.name} is deprecated:\n\t{self.name}({self.deprecated.text})\n"
                           f"Consider using one of the following signatures instead:\n\t{self.name}("
                           f"{self.signatures[0].text})", UserWarning)
-            return {**dict(zip((p[0] for p in self.deprecated.parameters), args)), **kwargs}
-        if _parse(self.name, self.signatures, args, kwargs):
+            names = [p[0] for p in self.deprecated.parameters]
+            read = {names[k] if isinstance(k, int) else k: value for k, value in fit[1].items()}
+            return (), {**dict(zip(names, args)), **kwargs, **read}, True
+        by_type, ints = _parse(self.name, self.signatures, args, kwargs)
+        if by_type:
             self.accepted.add(key)
-        return None
+        args = tuple(ints.get(place, value) for place, value in enumerate(args))
+        return args, {key: ints.get(key, value) for key, value in kwargs.items()}, False
 
 
 class _Signature:
@@ -242,7 +248,7 @@ class _Signature:
                      f"from {low} to {self.positional} positional arguments")
             return raising and self._fail(f"{self.name}() takes {takes} but {len(args)} "
                                           f"{'was' if len(args) == 1 and low == self.positional else 'were'} given")
-        by_type = True
+        by_type, ints = True, {}
         for place, (parameter, kind, has_default, none_default) in enumerate(self.parameters):
             if place < len(args):
                 value, where = args[place], f" (position {place + 1})"
@@ -259,6 +265,10 @@ class _Signature:
                 return raising and self._fail(_wrong_type(self.name, parameter, where, kind, value))
             by_type = by_type and (isinstance(value, Tensor) and kind == "Tensor" or type(value) in _PLAIN or
                                    spread and place == 0 and all(type(a) is int for a in value))
+            if kind in ("int", "tuple of ints") and isinstance(value, (Tensor, np.integer)) and not spread:
+                ints[place if place < len(args) else parameter] = _as_int(value)
+            elif kind == "Number" and isinstance(value, Tensor) and value._np is not None:  # (a bool one stays a bool)
+                ints[place if place < len(args) else parameter] = value.item()
         names = [p[0] for p in self.parameters]
         for key in kwargs if any(k not in names[len(args):] for k in kwargs) else ():
             if key not in names[given:]:
@@ -266,7 +276,7 @@ class _Signature:
                     f"{self.name}() got multiple values for argument '{key}'" if key in names else
                     f"{self.name}() got an unexpected keyword argument '{key}'")
         _unpack_int_lists(self.name, self.parameters, args, kwargs)
-        return "by type" if by_type else True
+        return by_type, ints
 
     def _missing(self, first):
         missing = [f'"{p}"' for p, _, has_default, _ in self.parameters[first:]
@@ -282,12 +292,12 @@ _PLAIN = frozenset({int, float, bool, type(None), str, dtype})
 
 
 def _parse(name, signatures, args, kwargs):
-    """True when the call's types alone make it well typed (so it may be remembered), False when its values had to be
-    looked at; torch's TypeError when no overload takes it."""
+    """(whether the call's types alone make it well typed, so that it may be remembered; its ints to read, by place or
+    keyword), or torch's TypeError when no overload takes it."""
     for signature in signatures:
         fits = signature.match(args, kwargs)
         if fits:
-            return fits == "by type"
+            return fits
     plausible = [s for s in signatures if s.plausible(len(args) + len(kwargs))]
     if len(signatures) == 1 and name not in _DEPRECATED:  # (a deprecated overload makes two)
         plausible = signatures
@@ -328,6 +338,13 @@ def _fits(kind, value, numbers_as_tensors):
     if kind == "torch.device":
         return isinstance(value, (device, str, numbers.Integral)) and not isinstance(value, bool)
     return isinstance(value, str)
+
+
+def _as_int(value):
+    """A 0-d integer tensor's value (a fake tensor, which has none, stays) or a NumPy integer's."""
+    if isinstance(value, Tensor):
+        return int(value.item()) if value._np is not None else value
+    return int(value)
 
 
 def _is_int(value):
