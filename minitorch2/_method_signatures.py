@@ -72,10 +72,9 @@ SIGNATURES = {
                               "Tensor tensor")),
 }
 _OUT = ", *, Tensor out = None"
-_FACTORY = (", torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-            "bool pin_memory = False, bool requires_grad = False")
-_LIKE = "*, torch.memory_format memory_format = None" + _FACTORY
-# torch's functions -> their overloads (the zeros, ones, empty, rand and randn of a spread size are _arg_parser's)
+# torch's functions -> their overloads: only those taking a dim, which _numpy_names.py wraps already (a graph spells a
+# function by the identity of the public one: wrapping torch.zeros_like, which the nn layers call unwrapped, would
+# change how their graphs print it)
 FUNCTION_SIGNATURES = {
     "sum": ("Tensor input, " + _DTYPE, "Tensor input, tuple of ints? dim, bool keepdim = False, " + _DTYPE +
             ", Tensor out = None"),
@@ -89,32 +88,12 @@ FUNCTION_SIGNATURES = {
              + "tuple of Tensors out = None",),
     "sort": ("Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of Tensors out = None",
              "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None"),
-    "clamp": tuple(f"Tensor input, {bounds}" + _OUT for bounds in _CLAMP),
-    "where": ("Tensor condition", "Tensor condition, Tensor input, Tensor other" + _OUT,
-              "Tensor condition, Number self, Tensor other", "Tensor condition, Tensor input, Number other",
-              "Tensor condition, Number self, Number other"),
-    "add": ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",),
-    "sub": ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",),
-    "mul": ("Tensor input, Tensor other" + _OUT,),
     "index_select": ("Tensor input, int dim, Tensor index" + _OUT,),
     "gather": ("Tensor input, int dim, Tensor index, *, bool sparse_grad = False, Tensor out = None",),
     "cumsum": ("Tensor input, int dim, " + _DTYPE + ", Tensor out = None",),
-    "masked_fill": ("Tensor input, Tensor mask, Tensor value", "Tensor input, Tensor mask, Number value"),
     "softmax": ("Tensor input, int dim, torch.dtype dtype = None" + _OUT,),
     "cat": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
     "stack": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
-    "zeros_like": ("Tensor input, " + _LIKE,), "ones_like": ("Tensor input, " + _LIKE,),
-    "full_like": ("Tensor input, Number fill_value, " + _LIKE,),
-    "full": ("tuple of ints[] size, Number fill_value, *, Tensor out = None" + _FACTORY,),
-    "zeros": ("tuple of ints[] size, *, Tensor out = None" + _FACTORY,),
-    "ones": ("tuple of ints[] size, *, Tensor out = None" + _FACTORY,),
-    "empty": ("tuple of ints[] size, *, torch.memory_format memory_format = None, Tensor out = None" + _FACTORY,),
-    "rand": ("tuple of ints[] size, *, torch.Generator generator, Tensor out = None" + _FACTORY,
-             "tuple of ints[] size, *, Tensor out = None" + _FACTORY),
-    "randn": ("tuple of ints[] size, *, torch.Generator generator, Tensor out = None" + _FACTORY,
-              "tuple of ints[] size, *, Tensor out = None" + _FACTORY),
-    "linspace": tuple(f"{a} start, {b} end, int steps, *, Tensor out = None" + _FACTORY
-                      for b in ("Tensor", "Number") for a in ("Tensor", "Number")),
 }
 # the functions whose size may be spread out, torch.zeros(2, 3), when its first item is an int
 _SPREAD_SIZES = frozenset({"zeros", "ones", "empty", "rand", "randn"})
