@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_450
+CEILING = 19_429
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -75,7 +75,7 @@ OUTSIDE_THE_LESSON = {
         # a kernel's Scalar arguments converted and checked into its computation type, as ATen's read them
         "minitorch2/_aten/scalar_arguments.py",
         # the int and int-list arguments of Tensor's shape methods checked as torch's argument parser checks them
-        "minitorch2/_method_arguments.py",
+        "minitorch2/_method_arguments.py", "minitorch2/_method_signatures.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
         # random ops in inductor-compiled graphs as torch.compile's: per-graph seeds and Philox4x32-10 values

@@ -54,7 +54,7 @@ from .amp._state import (  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from ._asserts import _assert_async, _check_is_size  # noqa: E402,F401  (private, so not in import *)
 from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
-from ._numpy_names import wrap_all as _wrap_all  # noqa: E402
+from ._method_signatures import wrap_all as _wrap_all  # noqa: E402  (and their arguments' kinds checked)
 globals().update(_wrap_all({name: value for name, value in globals().items()  # (torch.sum(x, axis=0, keepdims=True))
                             if getattr(value, "__module__", "").startswith("minitorch2.")}))
 from ._type_info import finfo, iinfo  # noqa: E402,F401

@@ -298,3 +298,62 @@ def check_isclose(input, other, rtol, atol):
         if not tolerance >= 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tolerance}")
     return float(rtol), float(atol)
+
+
+# ---------------------------------------------------------------- a factory's size
+def size_list(name, given):
+    """The ints of a factory's size as torch's parser reads them (`zeros(2, 3)`, `zeros([2, 3])`; `full` takes only
+    the list), or its TypeError: the first item must be an int, the others may be bools, and a 0-d integer tensor or a
+    NumPy integer reads as its value."""
+    if not given and name in ("rand", "randn"):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (), but expected one of:\n"
+                        " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype"
+                        " = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False,"
+                        " bool requires_grad = False)")
+    if not given:  # (torch.zeros(()) is the 0-d tensor; torch.zeros() is refused)
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    spread = not isinstance(given[0], (list, tuple)) and name != "full"
+    sizes = given if spread else given[0]
+    if not spread and not isinstance(sizes, (list, tuple)) or spread and not _size_item(sizes[0], first=True):
+        if len(given) > 1:
+            raise TypeError(f"{name}() takes 1 positional argument but {len(given)} were given")
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not {_type_name(given[0])}")
+    if not spread and len(given) > 1:
+        raise TypeError(f"{name}() takes 1 positional argument but {len(given)} were given")
+    for place, item in enumerate(sizes):
+        if not _size_item(item, first=place == 0):
+            if place == 0:
+                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                                f"type {_type_name(item)} at pos 0")
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos {place + 1} with error "
+                            f"\"type must be tuple of ints,but got {_type_name(item)}\"")
+    return [item.item() if isinstance(item, Tensor) and item._np is not None else item for item in sizes]
+
+
+def _size_item(item, first):
+    if isinstance(item, (bool, np.bool_)):
+        return not first
+    if isinstance(item, Tensor):
+        return item.dim() == 0 and item.dtype.category == 1
+    return isinstance(item, (int, np.integer, SymInt))
+
+
+def _type_name(value):
+    if isinstance(value, Tensor):
+        return "Tensor"
+    module = type(value).__module__
+    return type(value).__name__ if module == "builtins" else f"{module}.{type(value).__name__}"
+
+
+_LINSPACE = ", int steps, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device " \
+            "device = None, bool pin_memory = False, bool requires_grad = False)\n"
+
+
+def linspace_steps(start, end, steps):
+    """linspace's `int steps` as torch's parser reads it (not a SymInt: a size symbol given here is pinned)."""
+    if not _size_item(steps, first=True):
+        got = ", ".join(_type_name(a) for a in (start, end, steps))
+        raise TypeError(f"linspace() received an invalid combination of arguments - got ({got}), but expected one "
+                        "of:\n" + "".join(f" * ({a} start, {b} end{_LINSPACE}" for b in ("Tensor", "Number")
+                                          for a in ("Tensor", "Number")))
+    return int(steps)

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
+from . import _arg_parser, _dtype
 from ._ops import ops
 from ._out import ANY, ARANGE_RESIZED, FACTORY, out_variant
 from ._sym import SymInt
@@ -23,20 +23,10 @@ aten = ops.aten
 
 
 def _size(size, name=None):
-    if not size:  # torch.zeros() / torch.randn(): a size is required (torch.zeros(()) is the 0-d tensor)
-        if name in ("rand", "randn"):
-            raise TypeError(f"{name}() received an invalid combination of arguments - got (), but expected one of:\n"
-                            " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype"
-                            " = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False,"
-                            " bool requires_grad = False)")
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for s in size:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer, SymInt)) and not (
-                isinstance(s, Tensor) and s.dim() == 0):
-            raise TypeError(f"expected a sequence of integers or a single integer, got '{s!r}'")
-    return [s if isinstance(s, SymInt) else int(s) for s in size]
+    sizes = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    if not sizes or not all(type(s) is int for s in sizes) or name == "full" and sizes is size:
+        sizes = _arg_parser.size_list(name, size)  # (torch's refusals, or its readings of other kinds of ints)
+    return [s if isinstance(s, SymInt) else int(s) for s in sizes]
 
 
 def _infer_dtype(data):
@@ -172,7 +162,7 @@ def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, layou
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
-    return _finish(aten.full.default(_size((size,)), _number(fill_value), **options), requires_grad)
+    return _finish(aten.full.default(_size((size,), "full"), _number(fill_value), **options), requires_grad)
 
 
 def _like(op):
@@ -218,7 +208,7 @@ def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
-    steps = int(steps)  # (an `int steps` in torch's schema, not a SymInt: a size symbol given here specializes)
+    steps = _arg_parser.linspace_steps(start, end, steps)
     return _finish(aten.linspace.default(start, end, steps, **options), requires_grad)
 
 

@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from . import _method_signatures
 from ._dtype import dtype
 from ._sym import SymInt
 from ._tensor import Tensor
@@ -30,7 +31,9 @@ METHOD_ARGUMENTS = {
 
 
 def checked(methods):
-    """{name: method} with the methods named in METHOD_ARGUMENTS checking their int arguments first."""
+    """{name: method} with the methods named in METHOD_ARGUMENTS checking their int arguments first (and those of
+    _method_signatures.py their arguments' kinds)."""
+    methods = _method_signatures.checked(methods)
     return {name: _checking(name, method) if name in METHOD_ARGUMENTS else method for name, method in methods.items()}
 
 
@@ -49,7 +52,8 @@ def _checking(name, method):
                     return method(self, *args, **kwargs)
                 raise TypeError(f"view() received an invalid combination of arguments - got ({_type_name(args[0])}), "
                                 "but expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)")
-            if _is_int(args[0]):  # (the spread form, x.flip(0, 1), begins with an int: expand(True, 4) is refused)
+            if _is_int(args[0]) or isinstance(args[0], np.ndarray) and _is_int(args[0], in_a_list=True):
+                # (the spread form, x.flip(0, 1), begins with an int or a 0-d int array: expand(True, 4) is refused)
                 args = (_sizes(name, arguments[0][0], args),)
             elif len(args) > 1:
                 raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given")
@@ -106,7 +110,7 @@ def _sizes(name, argument_name, sizes):
 
 def _as_int(value):
     """A bool or a 0-d integer tensor read as the int torch's parser reads (a fake tensor stays: it has no value)."""
-    if isinstance(value, (bool, np.bool_, np.integer)):  # (numpy's ints too: a shape holds Python ints)
+    if isinstance(value, (bool, np.bool_, np.integer, np.ndarray)):  # (numpy's ints too: a shape holds Python ints)
         return int(value)
     return value.item() if isinstance(value, Tensor) and value._np is not None else value
 
@@ -114,6 +118,8 @@ def _as_int(value):
 def _is_int(value, in_a_list=False):
     if isinstance(value, (bool, np.bool_)):
         return in_a_list
+    if isinstance(value, np.ndarray):  # (a 0-d integer array, a traced numpy int run eagerly: in a size, as an int)
+        return in_a_list and value.ndim == 0 and value.dtype.kind in "iu"
     if isinstance(value, Tensor):
         return value.dim() == 0 and value.dtype.category == 1
     return isinstance(value, (numbers.Integral, SymInt))

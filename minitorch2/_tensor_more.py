@@ -159,6 +159,8 @@ class _Conveniences:
             dtype = by_name[dtype]
         if getattr(dtype, "is_legacy_tensor_type", False):  # x.type(torch.DoubleTensor)
             dtype = dtype.dtype
+        if not isinstance(dtype, (_dtype_class, type)):
+            raise TypeError("dtype must be a type, str, or dtype object")
         if not isinstance(dtype, _dtype_class):  # torch takes no Python type here: x.type(float) is refused
             raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor, contiguous_strides
+from .memory import _dtype_title
 from .meta_util import c_order, fake_empty, new_tensor_shape, preserve_format_strides, with_strides, wrap_dim
 from .sorting import sort_array
 from .tie_order import unique_rows
@@ -312,8 +313,8 @@ bincount = (_bincount_kernel, _data_dependent("bincount"))
 def _repeat_interleave_kernel(repeats, *, output_size=None):
     if repeats.dim() != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-    if repeats.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError("repeats has to be Long or Int tensor")
+    if repeats.dtype not in (_dtype.int64, _dtype.int32):  # (ATen's kernel is written for these two types only)
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_dtype_title(repeats.dtype)}'")
     if repeats.numel() and repeats._np.min() < 0:
         raise RuntimeError("repeats can not be negative")
     return np.repeat(np.arange(repeats.numel(), dtype=np.int64), repeats._np).astype(repeats.dtype.np)

@@ -120,3 +120,13 @@ def test_arrays_users_hand_over_as_torch(make):
             return type(error).__name__, str(error)[:60]
 
     assert outcome(minitorch2) == outcome(torch)
+
+
+def test_a_numpy_int_size_in_a_compiled_frame():
+    """The frontend traces np.int64(3) as a 0-d array; where the frame then runs the method eagerly, the size list
+    reads that array through __index__, as torch's parser does (it raised TypeError)."""
+    import frontend  # (as other tests here: the frontend only where a test compiles)
+
+    frontend.reset()
+    compiled = minitorch2.compile(lambda x: x.view(np.int64(3), -1), backend="eager")
+    assert tuple(compiled(minitorch2.arange(6.0)).shape) == (3, 2)
