@@ -5,6 +5,8 @@ Runtime layer, coverage surface. PyTorch's C++ argument parser accepts `axis` fo
 torch.cat... The torch-level functions and Tensor methods taking `dim` or `keepdim` are wrapped once, when
 minitorch2 loads (minitorch2/__init__.py, _tensor_methods.install), to rename them. The functions PyTorch writes in
 Python (torch/functional.py, torch/_tensor.py) take only their own keywords and are left as they are.
+Tensor's binary operators are wrapped here too, to answer NotImplemented where a call raises TypeError, as torch's
+do: a numpy array on the other side is then numpy's to compute (`t * np.array([1., 2.])`).
 """
 import functools
 import inspect
@@ -33,7 +35,6 @@ def accepting_numpy_names(fn):
         return fn(*args, **kwargs)
 
     return call
-
 
 
 # Tensor's binary operators, which torch's binding makes answer NotImplemented where the call raises TypeError
