@@ -25,7 +25,8 @@ _CLAMP = ("Tensor min = None, Tensor max = None", "Number min = None, Number max
 _OTHER = ("Tensor other", "Number other")
 _VAR = ("tuple of ints? dim, bool unbiased = True, bool keepdim = False",
         "tuple of ints dim = None, *, Number correction = None, bool keepdim = False", "bool unbiased = True")
-_SORT = ("*, bool stable, int dim = -1, bool descending = False", "int dim = -1, bool descending = False")
+_SORT = ("*, bool? stable, int dim = -1, bool descending = False", "int dim = -1, bool descending = False")
+_ARGSORT = ("*, bool stable, int dim = -1, bool descending = False", "int dim = -1, bool descending = False")
 _ALL = ("", "tuple of ints[] dim = None, bool keepdim = False", "int dim, bool keepdim = False")
 _MAX = ("", "Tensor other", "int dim, bool keepdim = False")
 _ARITHMETIC = ("Tensor other, *, Number alpha = 1",)
@@ -53,7 +54,7 @@ SIGNATURES = {
     "masked_fill": _MASKED_FILL, "masked_fill_": _MASKED_FILL,
     "clamp": _CLAMP, "clamp_": _CLAMP, "clip": _CLAMP, "clip_": _CLAMP,
     "topk": ("int k, int dim = -1, bool largest = True, bool sorted = True",),
-    "sort": _SORT, "argsort": _SORT,
+    "sort": _SORT, "argsort": _ARGSORT,
     "index_select": ("int dim, Tensor index",),
     "gather": ("int dim, Tensor index, *, bool sparse_grad = False",),
     "add": _ARITHMETIC, "add_": _ARITHMETIC, "sub": _ARITHMETIC, "sub_": _ARITHMETIC,
@@ -86,7 +87,7 @@ FUNCTION_SIGNATURES = {
     "amin": ("Tensor input, tuple of ints dim = (), bool keepdim = False" + _OUT,),
     "topk": ("Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
              + "tuple of Tensors out = None",),
-    "sort": ("Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of Tensors out = None",
+    "sort": ("Tensor input, *, bool? stable, int dim = -1, bool descending = False, tuple of Tensors out = None",
              "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None"),
     "index_select": ("Tensor input, int dim, Tensor index" + _OUT,),
     "gather": ("Tensor input, int dim, Tensor index, *, bool sparse_grad = False, Tensor out = None",),
@@ -283,7 +284,7 @@ def _parse(name, signatures, args, kwargs):
     if len(plausible) == 1:
         plausible[0].match(args, kwargs, raising=True)
     got = ", ".join([_type_name(a) for a in args] + [f"{k}={_type_name(kwargs[k])}" for k in sorted(kwargs)])
-    got += ", " if kwargs else ""
+    got += ", " if kwargs and not args else ""  # (torch's words: a trailing comma after keywords alone)
     expected = ("one of:\n" + "".join(f" * ({s.text})\n" for s in signatures) if len(signatures) > 1 else
                 f"({signatures[0].text})")
     raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected {expected}")

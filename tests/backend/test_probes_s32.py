@@ -323,9 +323,8 @@ def test_inductor_failure_class():
 
 
 
-@pytest.mark.xfail(strict=True, reason="torch runs an operator on a wrong operand (x * None) on fake tensors and raises "
-                   "TorchRuntimeError, and a method's wrong argument (x.sum(dim='a')) as the TypeError of its parser; "
-                   "ours breaks the graph at the first (eager's TypeError) and wraps the second")
+# (torch runs an operator on a wrong operand (x * None) on fake tensors, its TypeError answered as NotImplemented, and
+# raises TorchRuntimeError; a method's wrong argument (x.sum(dim='a')) is the TypeError of its parser: both ours now)
 @pytest.mark.parametrize("body", [lambda x: x * None, lambda x: x.sum(dim="a")])
 def test_wrong_operands_under_compile_raise_torchs_classes(body):
     check(lambda lib, C: C(body)(lib.ones(3)), "aot_eager")
