@@ -129,9 +129,7 @@ def _checking(name, method):
 
     @functools.wraps(method)
     def checking(self, *args, **kwargs):
-        key = tuple(map(type, args))
-        if kwargs:
-            key += tuple((k, type(v)) for k, v in kwargs.items())
+        key = _types_of(args, kwargs)
         if key not in checker.accepted:
             args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
@@ -139,6 +137,12 @@ def _checking(name, method):
         return method(self, *args, **kwargs)
 
     return checking
+
+
+def _types_of(args, kwargs):
+    """A call's argument types (keywords with their names): what a well-typed call is remembered by."""
+    key = tuple(map(type, args))
+    return key + tuple((k, type(v)) for k, v in kwargs.items()) if kwargs else key
 
 
 def wrap_all(functions):
@@ -154,9 +158,7 @@ def _checking_function(name, fn):
 
     @functools.wraps(fn)
     def checking(*args, **kwargs):
-        key = tuple(map(type, args))
-        if kwargs:
-            key += tuple((k, type(v)) for k, v in kwargs.items())
+        key = _types_of(args, kwargs)
         if key not in checker.accepted:
             args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
