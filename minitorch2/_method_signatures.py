@@ -32,6 +32,7 @@ _MAX = ("", "Tensor other", "int dim, bool keepdim = False")
 _ARITHMETIC = ("Tensor other, *, Number alpha = 1",)
 _MASKED_FILL = ("Tensor mask, Tensor value", "Tensor mask, Number value")
 _CONVERSION = ("*, torch.memory_format memory_format = None",)
+_POINTWISE_SUM = ("Tensor tensor1, Tensor tensor2, *, Number value = 1",)
 
 # method -> its overloads as torch prints them in "expected one of" ("?": an argument without a default that takes
 # None; "[]": an int list without a length, which takes no single int; torch prints neither)
@@ -58,6 +59,7 @@ SIGNATURES = {
     "index_select": ("int dim, Tensor index",),
     "gather": ("int dim, Tensor index, *, bool sparse_grad = False",),
     "add": _ARITHMETIC, "add_": _ARITHMETIC, "sub": _ARITHMETIC, "sub_": _ARITHMETIC,
+    "addcmul": _POINTWISE_SUM, "addcmul_": _POINTWISE_SUM, "addcdiv": _POINTWISE_SUM, "addcdiv_": _POINTWISE_SUM,
     "mul": ("Tensor other",), "mul_": ("Tensor other",),
     "div": ("Tensor other", "Tensor other, *, str rounding_mode", "Number other, *, str rounding_mode"),
     "pow": ("Tensor exponent", "Number exponent"),
@@ -95,6 +97,11 @@ FUNCTION_SIGNATURES = {
     "softmax": ("Tensor input, int dim, torch.dtype dtype = None" + _OUT,),
     "cat": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
     "stack": ("tuple of Tensors tensors, int dim = 0" + _OUT,),
+    "add": ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",),
+    "sub": ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",),
+    "rsub": ("Tensor input, Tensor other, *, Number alpha = 1", "Tensor input, Number other, Number alpha = 1"),
+    "addcmul": ("Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None",),
+    "addcdiv": ("Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None",),
 }
 # the functions whose size may be spread out, torch.zeros(2, 3), when its first item is an int
 _SPREAD_SIZES = frozenset({"zeros", "ones", "empty", "rand", "randn"})
@@ -103,7 +110,9 @@ NO_ARGUMENTS = ("exp", "log", "abs", "neg", "relu", "sigmoid", "tanh", "sqrt", "
                 "exp_", "neg_", "relu_", "sigmoid_", "tanh_", "detach", "detach_", "numel", "dim", "argwhere")
 # where a Tensor is wanted, these take a Python number too (x.add(2)), as torch's parser allows for them
 # the overloads torch's parser tries last but does not list: add's deprecated `x.add(2, y)`, x + 2 * y (with a warning)
-_DEPRECATED = {name: "Number alpha, Tensor other" for name in ("add", "add_", "sub", "sub_")}  # (functions: input 1st)
+_DEPRECATED = {**{name: "Number alpha, Tensor other" for name in ("add", "add_", "sub", "sub_")},  # (functions: input 1st)
+               **{name: "Number value, Tensor tensor1, Tensor tensor2" for name in ("addcmul", "addcmul_", "addcdiv",
+                                                                                   "addcdiv_")}}
 _NUMBERS_AS_TENSORS = frozenset({"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_"})
 
 
@@ -133,7 +142,7 @@ def _checking(name, method):
         if key not in checker.accepted:
             args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
-                return method(self, kwargs.pop("other"), **kwargs)
+                return method(self, **kwargs)
         return method(self, *args, **kwargs)
 
     return checking
@@ -162,7 +171,7 @@ def _checking_function(name, fn):
         if key not in checker.accepted:
             args, kwargs, deprecated = checker.check(key, args, kwargs)
             if deprecated:
-                return fn(kwargs.pop("input"), kwargs.pop("other"), **kwargs)
+                return fn(**kwargs)
         return fn(*args, **kwargs)
 
     return checking
@@ -249,8 +258,8 @@ class _Signature:
                                    spread and place == 0 and all(type(a) is int for a in value))
             if kind in ("int", "tuple of ints") and isinstance(value, (Tensor, np.integer)) and not spread:
                 ints[place if place < len(args) else parameter] = _as_int(value)
-            elif kind == "Number" and isinstance(value, Tensor) and value._np is not None:  # (a bool one stays a bool)
-                ints[place if place < len(args) else parameter] = value.item()
+            elif kind == "Number" and isinstance(value, (Tensor, np.generic)):
+                ints[place if place < len(args) else parameter] = _number(value)
         names = [p[0] for p in self.parameters]
         for key in kwargs if any(k not in names[len(args):] for k in kwargs) else ():
             if key not in names[given:]:
@@ -327,6 +336,14 @@ def _as_int(value):
     if isinstance(value, Tensor):
         return int(value.item()) if value._np is not None else value
     return int(value)
+
+
+def _number(value):
+    """A 0-d tensor's value (a bool one stays a bool; a fake one stays) or a NumPy scalar's, as torch's parser reads
+    a Number: NumPy's bool as a double, its complex64 as a complex."""
+    if isinstance(value, Tensor):
+        return value.item() if value._np is not None else value
+    return float(value) if isinstance(value, np.bool_) else value.item()
 
 
 def _is_int(value):

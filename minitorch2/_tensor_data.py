@@ -40,9 +40,13 @@ def checked_values(raw, dtype):
 
 def _data_shape(data):
     """torch's compute_sizes: the length at each depth along the first elements. A str there would be a
-    sequence without end (torch: too many dimensions)."""
+    sequence without end (torch: too many dimensions); a 0-d array there has no length."""
     shape, item = [], data
-    while isinstance(item, (list, tuple, str)) or (isinstance(item, np.ndarray) and item.ndim):
+    while isinstance(item, (list, tuple, str, np.ndarray)):
+        if isinstance(item, np.ndarray) and not item.ndim:  # (torch takes any array for a sequence)
+            if item is data:
+                break
+            raise TypeError("len() of unsized object")
         if isinstance(item, str):
             raise TypeError("new(): invalid data type 'str'") if item is data else ValueError(
                 "too many dimensions 'str'")

@@ -102,7 +102,7 @@ class _Conveniences:
         return self._np.astype(_dtype.opmath(self.dtype).np).tolist()  # (bfloat16 elements as Python floats)
 
     def __array__(self, dtype=None, copy=None):  # (bfloat16 too: the kernels read tensors as arrays; torch refuses)
-        a = self._np if self.dtype is _dtype.bfloat16 else self.numpy(force=True)
+        a = self._np if self.dtype is _dtype.bfloat16 and not self.requires_grad else self.numpy()
         return a if dtype is None else a.astype(dtype)
 
     def _one_element(self):

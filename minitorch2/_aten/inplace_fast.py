@@ -18,8 +18,9 @@ _blas = None
 
 def _writes_into_self(ufunc, self, other, alpha):
     """self OP= alpha * other by one numpy ufunc writing into self's memory: other a Python number (alpha 1) or a
-    tensor of self's dtype and shape (numpy copies an operand that overlaps self first)."""
-    if self._np is None or self.dtype not in FLOATING:
+    tensor of self's dtype and shape (numpy copies an operand that overlaps self first). A bool or complex alpha
+    is the kernel's to check."""
+    if self._np is None or self.dtype not in FLOATING or type(alpha) not in (int, float):
         return False
     if isinstance(other, Tensor):
         if other.dtype is not self.dtype or other._shape != self._shape or other._np is None:

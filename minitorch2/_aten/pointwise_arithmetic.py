@@ -30,13 +30,15 @@ def _sub(a, b, alpha=1, *, dtype):
 
 
 def _alpha_check(self, other, alpha=1, *, in_meta=False):
-    """ATen's alpha_check: a float alpha needs a floating result (in torch's meta, a non-bool one), a bool alpha a bool
-    one (not in torch's meta)."""
+    """ATen's alpha_check: a float alpha needs a floating result (in torch's meta, a non-bool one), a complex one a
+    complex result, a bool alpha a bool one (not in torch's meta)."""
     dtype = result_type(self, other)
     if isinstance(alpha, bool) and dtype is not _dtype.bool_ and not in_meta:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not dtype.is_inexact and not (in_meta and dtype is _dtype.bool_):
+    if isinstance(alpha, (float, complex)) and not dtype.is_inexact and not (in_meta and dtype is _dtype.bool_):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
 
 
 def _sub_check(self, other, alpha=1, *, in_meta=False):
@@ -148,10 +150,7 @@ def _bitwise(fn):
 
 def _any_dtype(fn):
     """A binary numpy function that computes every promoted dtype alike (comparisons)."""
-    def compute(a, b, *, dtype):
-        return fn(a, b)
-
-    return compute
+    return lambda a, b, *, dtype: fn(a, b)
 
 
 add = _checked(binary(_add), _alpha_check)

@@ -107,7 +107,7 @@ ADDCDIV_OF_INTEGERS = (
 def addcmul_check(name, dtype, tensor1, tensor2):
     """ATen's refusals for addcmul/addcdiv (`name`) with result dtype `dtype`: addcdiv of two integer (or bool)
     tensors, whatever self is; a bool result."""
-    if name == "addcdiv" and not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
+    if name == "addcdiv" and not (tensor1.dtype.is_inexact or tensor2.dtype.is_inexact):
         raise RuntimeError(ADDCDIV_OF_INTEGERS)
     if dtype is _dtype.bool_:
         raise _not_implemented(f"{name}_cpu_out", dtype)

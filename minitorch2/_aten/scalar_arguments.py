@@ -86,7 +86,8 @@ def _schema_arguments(schema):
 
 
 def _converted(name, value, dtype, kind):
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or dtype is _dtype.bool_ or dtype.is_complex:
+    if not isinstance(value, (int, float, complex)) or isinstance(value, bool) or dtype is _dtype.bool_ or \
+            dtype.is_complex:
         return value
     to = _dtype.opmath(dtype) if kind == OPMATH else dtype
     if type(value) is int and not -2 ** 63 <= value < 2 ** 64:  # (only a double argument takes one: logit's eps)
@@ -95,8 +96,8 @@ def _converted(name, value, dtype, kind):
         value = _hardtanh_bound(value, to)
     checked = _dtype.checked_scalar(value, to, half_overflows=True)
     if to.category != 1:
-        return value
-    return int(checked) if isinstance(value, float) else checked  # (a float truncates toward zero, as a C cast)
+        return checked if isinstance(value, complex) else value  # (a complex one's real part, once checked)
+    return int(checked) if isinstance(checked, float) else checked  # (a float truncates toward zero, as a C cast)
 
 
 def _hardtanh_bound(value, to):
