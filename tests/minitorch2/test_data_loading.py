@@ -101,6 +101,17 @@ def test_default_collate_on_dicts_namedtuples_numpy_numbers_and_strings():
     assert ours == expected
 
 
+def test_without_batching_numpy_numbers_become_tensors_as_torchs():
+    """batch_size=None converts each sample: NumPy scalars too (found in session 36: they were left as they were)."""
+    def program(lib, data):
+        dataset = type("D", (Records, data.Dataset), {})(lib)
+        return list(data.DataLoader(dataset, batch_size=None)) + [data.default_convert(
+            [np.int64(3), np.bool_(True), np.str_("a"), np.array(["x"]), (np.float16(1.5),)])]
+
+    expected, ours = both(program)
+    assert ours == expected
+
+
 def test_no_auto_batching_subset_concat_and_samplers():
     def program(lib, data):
         dataset = data.TensorDataset(lib.arange(6.), lib.arange(6))

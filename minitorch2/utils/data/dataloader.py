@@ -31,9 +31,10 @@ _COLLATE_ERROR = "default_collate: batch must contain tensors, numpy arrays, num
 
 
 def default_convert(data):
-    """numpy arrays (not numpy scalars) in data, however nested, as tensors; everything else unchanged."""
-    if isinstance(data, np.ndarray) and data.dtype.kind not in "SaUO":
-        return minitorch2.as_tensor(data)
+    """numpy arrays and scalars in data (not those of strings or objects), however nested, as tensors; everything
+    else unchanged."""
+    if type(data).__module__ == "numpy" and not isinstance(data, (str, bytes)):
+        return data if isinstance(data, np.ndarray) and data.dtype.kind in "SaUO" else minitorch2.as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
         return _same_type(data, {key: default_convert(data[key]) for key in data})
     if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple
