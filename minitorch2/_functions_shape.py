@@ -188,8 +188,8 @@ index_add = _function_of(aten.index_add.default, EXACT)
 
 @out_variant(NONZERO, differentiable=False, no_overlap="inputs")
 def nonzero(input, *, as_tuple=False):
-    result = aten.nonzero.default(input)
-    return tuple(result[:, i] for i in range(result.shape[1])) if as_tuple else result
+    result = aten.nonzero.default(input.reshape(-1) if as_tuple and input.dim() == 0 else input)  # (0-d read as 1-d)
+    return tuple(result.unbind(1)) if as_tuple else result
 
 
 def clone(input, *, memory_format=None):
