@@ -12,12 +12,14 @@ frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as
 traces a shrinking resize_ of an input, as torch's functionalization does.
 """
 import math
+import warnings
 
 import numpy as np
 
 from ._aten.meta_util import fastest_first
 from ._dispatch import current_modes
 from ._ops import ops
+from ._out import EXACT, out_variant
 from ._tensor import Size, Tensor, contiguous_strides
 from .autograd._record import _node_class
 from .autograd.grad_mode import is_grad_enabled
@@ -142,13 +144,38 @@ def fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
+_warned = set()  # (what torch warns about once a process)
+
+
+@out_variant(EXACT)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """torch.scatter: its src and value overloads (value takes a number or a 0-d tensor's), and the deprecated reduce=
+    computed on a copy."""
+    if isinstance(value, Tensor) and value.dim():
+        raise TypeError("scatter() received an invalid combination of arguments - got (Tensor, int, Tensor, "
+                        "value=Tensor), but expected one of:")
+    src = (value.item() if isinstance(value, Tensor) else value) if src is None else src
+    if reduce is not None:
+        return scatter_reduced_(input.clone(), dim, index, src, reduce)
+    return (aten.scatter.src if isinstance(src, Tensor) else aten.scatter.value)(input, dim, index, src)
+
+
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     src = value if src is None else src
-    if reduce is not None:  # the deprecated reduce= of scatter_: scatter_reduce_ including self
-        if not isinstance(src, Tensor):
-            src = aten.full_like.default(index, src, dtype=self.dtype)
-        return aten.scatter_reduce_.two(self, dim, index, src, {"add": "sum", "multiply": "prod"}[reduce])
+    if reduce is not None and isinstance(src, Tensor) and "scatter reduce" not in _warned:
+        _warned.add("scatter reduce")
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+                      "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+    if reduce is not None:
+        return scatter_reduced_(self, dim, index, src, reduce)
     return (aten.scatter_.src if isinstance(src, Tensor) else aten.scatter_.value)(self, dim, index, src)
+
+
+def scatter_reduced_(self, dim, index, src, reduce):
+    """The deprecated reduce= of scatter and scatter_ ("add", "multiply"): scatter_reduce_ including self."""
+    if not isinstance(src, Tensor):
+        src = aten.full_like.default(index, src, dtype=self.dtype)
+    return aten.scatter_reduce_.two(self, dim, index, src, {"add": "sum", "multiply": "prod"}[reduce])
 
 
 def dim_order(self, *, ambiguity_check=False):

@@ -15,6 +15,7 @@ from ._aten.composite_sizes import flattened_shape
 from ._aten.derivatives_util import _reshape
 from ._aten.meta_util import broadcast_shapes
 from ._arg_parser import ArgumentChecks
+from ._functions_extra_methods import scatter  # noqa: F401  (the deprecated reduce= beside the overloads)
 from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._sym import SymInt
@@ -157,13 +158,6 @@ def gather(input, dim, index, *, sparse_grad=False):
     return aten.gather.default(input, dim, index)
 
 
-@out_variant(EXACT)
-def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    if src is None:
-        src = value
-    return aten.scatter.src(input, dim, index, src) if _t(src) else aten.scatter.value(input, dim, index, src)
-
-
 scatter_add = _function_of(aten.scatter_add.default, EXACT)
 scatter_reduce = _function_of(aten.scatter_reduce.two, EXACT)
 take = _function_of(aten.take.default, TAKE, no_overlap="inputs")
@@ -177,9 +171,7 @@ index_copy = _function_of(aten.index_copy.default, EXACT)
 
 
 def index_fill(input, dim, index, value):
-    if _t(value):
-        return aten.index_fill.int_Tensor(input, dim, index, value)
-    return aten.index_fill.int_Scalar(input, dim, index, value)
+    return (aten.index_fill.int_Tensor if _t(value) else aten.index_fill.int_Scalar)(input, dim, index, value)
 
 
 index_select = _function_of(aten.index_select.default, INDEX_SELECT, no_overlap="inputs")

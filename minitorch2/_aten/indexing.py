@@ -113,8 +113,8 @@ def check_gather(self, dim, index):
 
 
 def check_scatter(self, dim, index, src):
-    """scatter's meta (scatter_gather_dtype_check, scatter_shape_check): an int32/int64 index with self's
-    number of dims, no longer than self on the other dims nor than a tensor src on any; src of self's dtype."""
+    """scatter's meta (scatter_gather_dtype_check, scatter_shape_check): an int32/int64 index with self's and a
+    tensor src's number of dims, no longer than self on the other dims nor than src on any; src of self's dtype."""
     if index.numel() and not _is_integer_index(index):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     src_tensor = isinstance(src, Tensor)
@@ -124,9 +124,11 @@ def check_scatter(self, dim, index, src):
         return
     if max(self.dim(), 1) != max(index.dim(), 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    dims = range(max(self.dim(), 1))
+    dims = range(max(self.dim(), 1))  # (src's sizes read on self's dims: an IndexError past a 1-d src's, say)
     too_large = any(d != dim and _nonempty_size(index, d) > _nonempty_size(self, d) for d in dims) or (
         src_tensor and any(_nonempty_size(index, d) > _nonempty_size(src, d) for d in dims))
+    if src_tensor and max(src.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if too_large:
         than_src = f" and to be no larger size than src {_sizes(src)}" if src_tensor else ""
         raise RuntimeError(f"Expected index {_sizes(index)} to be no larger than self {_sizes(self)} apart from "
@@ -186,8 +188,10 @@ def _gather_kernel(self, dim, index, *, sparse_grad=False):
     check_gather(self, d, index)
     idx = index._np
     check_in_range(idx, d, self.shape[d] if self.dim() else 1)
-    if self.dim() == 0:  # every index is 0: self's one element, at each
-        return np.full(index.shape, self._np.reshape(()), self.dtype.np)
+    if self.dim() == 0 or index.numel() == 0:  # every index is 0: self's one element, at each (or at none)
+        return np.full(index.shape, self._np.reshape(-1)[:1].sum(), self.dtype.np)
+    if index.dim() == 0:  # (a 0-d index is a one-element one)
+        return self._np[idx[()]].copy()
     src = self._np[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(index.shape))]
     return np.take_along_axis(src, idx, axis=d)
 
@@ -202,13 +206,14 @@ gather = (_gather_kernel, _gather_meta)
 
 def _scatter(self, dim, index, src, reduce=None):
     check_scatter(self, wrap_dim(dim, self.dim()), index, src)
-    if self.dim() == 0:  # a 0-d scatter is the 1-element one
-        wrap_dim(dim, 0)
-        self_1d, index_1d, src_1d = (Tensor._from_numpy(t._np.reshape(1)) if isinstance(t, Tensor) else t
-                                     for t in (self, index, src))
-        return _scatter(self_1d, 0, index_1d, src_1d, reduce).reshape(())
+    if any(isinstance(t, Tensor) and t.dim() == 0 for t in (self, index, src)):  # a 0-d operand is a 1-element one
+        self_1d, index_1d, src_1d = (Tensor._from_numpy(t._np.reshape(1)) if isinstance(t, Tensor) and t.dim() == 0
+                                     else t for t in (self, index, src))
+        return _scatter(self_1d, dim, index_1d, src_1d, reduce).reshape(self.shape)
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()
+    if index.numel() == 0:
+        return out
     idx = index._np
     check_in_range(idx, d, self.shape[d])
     grids = np.indices(index.shape, sparse=True)

@@ -14,7 +14,7 @@ from .. import _dtype
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format
 from .derivatives_util import _reshape
-from .indexing import first_out_of_range
+from .indexing import _nonempty_size, first_out_of_range
 from .memory import _dtype_title
 from .meta_util import fake_empty, preserve_format_strides, with_strides, wrap_dim
 
@@ -71,11 +71,14 @@ def _check_scatter(self, dim, index, src):
     d = wrap_dim(dim, self.dim())
     if index.numel() == 0:
         return d
-    if len(_sizes(index)) != len(_sizes(self)) or len(_sizes(index)) != len(_sizes(src)):
+    if len(_sizes(index)) != len(_sizes(self)):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    index_size, self_size, src_size = _sizes(index), _sizes(self), _sizes(src)
-    if any(i > s for k, (i, s) in enumerate(zip(index_size, self_size)) if k != d) or \
-            any(i > s for i, s in zip(index_size, src_size)):
+    dims = range(len(_sizes(self)))  # (src's sizes read on self's dims: an IndexError past a 1-d src's, say)
+    too_large = any(k != d and _nonempty_size(index, k) > _nonempty_size(self, k) for k in dims) or any(
+        _nonempty_size(index, k) > _nonempty_size(src, k) for k in dims)
+    if len(_sizes(index)) != len(_sizes(src)):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if too_large:
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(self.shape)} apart "
                            f"from dimension {d} and to be no larger size than src {list(src.shape)}")
     return d

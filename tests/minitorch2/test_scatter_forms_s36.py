@@ -1,0 +1,47 @@
+"""scatter, scatter_, scatter_add, scatter_reduce and gather over every pairing of operand forms users write, against
+torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of those ranks or a Python number;
+reduce= given or not (torch's deprecated form); values and errors' first lines compared.
+
+Found (session 36): SILENT: `x.scatter(0, torch.tensor(1), src)` over a 1-d x wrote every element (a 0-d index was
+read as an index of nothing, so the write took the whole array), where torch writes the one element; `x.scatter(dim,
+index, value, reduce='add')` ignored reduce and overwrote where torch adds; scatter's check of src's number of dims
+was missing, so a 0-d src met the size check (or an IndexError) first.
+"""
+import itertools
+import warnings
+
+import pytest
+import torch
+
+import minitorch2
+
+SELVES = ["L.ones(3)", "L.ones(3, 2)", "L.tensor(1.)"]
+INDICES = ["L.tensor(1)", "L.tensor([1])", "L.tensor([[1, 0]])", "L.tensor([[2], [0]])", "L.tensor([], dtype=L.long)",
+           "L.tensor([0, 2])"]
+SOURCES = ["L.tensor(4.)", "L.tensor([4., 5.])", "L.tensor([[4., 5.], [6., 7.]])", "2.5"]
+CALLS = ["x.scatter(0, i, s)", "L.scatter(x, -1, i, s)", "x.clone().scatter_(0, i, s)", "x.scatter(0, i, s, reduce='add')",
+         "x.clone().scatter_(-1, i, s, reduce='multiply')", "L.scatter_add(x, 0, i, s)", "L.scatter_reduce(x, 0, i, s, 'amax')",
+         "L.scatter_reduce(x, 0, i, s, 'sum', include_self=False)", "x.gather(0, i)", "L.scatter(x, 0, i, value=s)"]
+
+
+def outcome(L, call, self_text, index_text, source_text):
+    env = {"L": L}
+    x, i, s = (eval(text, env) for text in (self_text, index_text, source_text))
+    with warnings.catch_warnings():  # (torch warns once a process about reduce= with a Tensor src: not compared)
+        warnings.simplefilter("ignore")
+        try:
+            result = eval(call, {"L": L, "x": x, "i": i, "s": s})
+        except Exception as error:
+            return type(error).__name__, str(error).split("\n")[0]
+    return result.shape, result.tolist()
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_scatter_forms_match_torch(call):
+    mismatches = []
+    for self_text, index_text, source_text in itertools.product(SELVES, INDICES, SOURCES):
+        expected = outcome(torch, call, self_text, index_text, source_text)
+        got = outcome(minitorch2, call, self_text, index_text, source_text)
+        if got != expected:
+            mismatches.append(f"{self_text}, {index_text}, {source_text}: torch {expected} | ours {got}")
+    assert not mismatches, "\n".join(mismatches)
