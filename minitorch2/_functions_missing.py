@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from . import _functions_complex, return_types
+from ._aten.indexing import check_index_add
 from ._functions_shape import clone
 from ._ops import ops
 from ._tensor import Tensor, wrap_dim
@@ -69,9 +70,12 @@ def nonzero_static(input, *, size, fill_value=-1):
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     _warn_once("index_reduce", True, "index_reduce() is in beta and the API may change at any time.")
+    if not isinstance(source, Tensor):
+        raise TypeError(f"index_reduce(): argument 'source' (position 4) must be Tensor, not {type(source).__name__}")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin, got {reduce}.")
-    dim = dim % max(source.dim(), 1)
+    dim = wrap_dim(dim, input.dim())
+    check_index_add(input, dim, index, source, "index_reduce")
     shape = [1] * source.dim()
     shape[dim] = -1
     spread = index.reshape(shape).expand(source.shape)

@@ -79,9 +79,8 @@ def check_index_dtype(idx):
 
 
 def _broadcasts_to(shape, target):
-    """Whether values of `shape` can be written over `target` (leading 1s dropped, then broadcast)."""
-    while len(shape) > len(target) and shape[0] == 1:
-        shape = shape[1:]
+    """Whether values of `shape` expand to `target` (torch's x[i] = v drops v's leading 1s before it calls index_put_:
+    Tensor.__setitem__)."""
     return len(shape) <= len(target) and all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 

@@ -144,23 +144,23 @@ def check_index_select(self, index):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
 
 
-def check_index_add(self, dim, index, source):
-    """index_add's meta (index_func_meta_impl): a vector of int32/int64 indices, one per slice of a source of
-    self's dtype and shape apart from dim."""
+def check_index_add(self, dim, index, source, name="index_add"):
+    """index_add's meta (index_func_meta_impl; index_reduce's too, `name`): a vector of int32/int64 indices, one per
+    slice of a source of self's dtype and shape apart from dim."""
     if index.dim() > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+        raise IndexError(f"{name}_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
                          f"{_dtype_title(index.dtype)} and size: {_sizes(index)}")
     if not _is_integer_index(index):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
+        raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
     if source.dtype is not self.dtype:
-        raise RuntimeError(f"index_add_(): self ({_dtype_title(self.dtype)}) and source ({_dtype_title(source.dtype)}) "
+        raise RuntimeError(f"{name}_(): self ({_dtype_title(self.dtype)}) and source ({_dtype_title(source.dtype)}) "
                            "must have the same scalar type")
     if not (dim == 0 or dim < source.dim()):
-        raise IndexError(f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
-                         f"{source.dim()}")
+        raise (IndexError if name == "index_add" else RuntimeError)(  # (ATen's index_reduce: a plain check)
+            f"{name}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {source.dim()}")
     slices = source.shape[dim] if source.dim() else 1
     if index.numel() != slices:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
+        raise RuntimeError(f"{name}_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
                            f"({slices}), for dim: {dim}")
     self_rest, source_rest = list(self.shape), list(source.shape)
     if self.dim() and source.dim():

@@ -37,7 +37,7 @@ def _take_kernel(self, index):
         first = int(positions.reshape(-1)[np.argmax(bad.reshape(-1))])
         raise IndexError(f"out of range: tried to access index {first} on a tensor of {n} elements.")
     flat = self._np.reshape(-1)  # the elements in their logical (row-major) order
-    return np.ascontiguousarray(flat[np.where(positions < 0, positions + n, positions)])
+    return np.asarray(flat[np.where(positions < 0, positions + n, positions)]).reshape(index.shape)
 
 
 def _take_meta(self, index):

@@ -1,11 +1,14 @@
-"""scatter, scatter_, scatter_add, scatter_reduce and gather over every pairing of operand forms users write, against
+"""scatter, scatter_, scatter_add, scatter_reduce, gather, index_put, take and index_reduce over every pairing of operand forms users write, against
 torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of those ranks or a Python number;
 reduce= given or not (torch's deprecated form); values and errors' first lines compared.
 
 Found (session 36): SILENT: `x.scatter(0, torch.tensor(1), src)` over a 1-d x wrote every element (a 0-d index was
 read as an index of nothing, so the write took the whole array), where torch writes the one element; `x.scatter(dim,
 index, value, reduce='add')` ignored reduce and overwrote where torch adds; scatter's check of src's number of dims
-was missing, so a 0-d src met the size check (or an IndexError) first.
+was missing, so a 0-d src met the size check (or an IndexError) first; index_put took values with extra leading
+1s (torch's x[i] = v drops them, index_put does not), and with a 0-d index wrote two rows (numpy's reading of a 0-d
+index array); take of a 0-d index gave a 1-d result; gather of a 0-d or empty index raised; index_reduce ran none of
+ATen's checks (a source of the wrong size computed).
 """
 import itertools
 import warnings
@@ -21,7 +24,11 @@ INDICES = ["L.tensor(1)", "L.tensor([1])", "L.tensor([[1, 0]])", "L.tensor([[2],
 SOURCES = ["L.tensor(4.)", "L.tensor([4., 5.])", "L.tensor([[4., 5.], [6., 7.]])", "2.5"]
 CALLS = ["x.scatter(0, i, s)", "L.scatter(x, -1, i, s)", "x.clone().scatter_(0, i, s)", "x.scatter(0, i, s, reduce='add')",
          "x.clone().scatter_(-1, i, s, reduce='multiply')", "L.scatter_add(x, 0, i, s)", "L.scatter_reduce(x, 0, i, s, 'amax')",
-         "L.scatter_reduce(x, 0, i, s, 'sum', include_self=False)", "x.gather(0, i)", "L.scatter(x, 0, i, value=s)"]
+         "L.scatter_reduce(x, 0, i, s, 'sum', include_self=False)", "x.gather(0, i)", "L.scatter(x, 0, i, value=s)",
+         "L.gather(x, -1, i)"]
+# (errors compared by class only: a method's argument positions and a 0-d self's words differ)
+CALLS_BY_ERROR_CLASS = ["x.index_put((i,), s)", "x.index_put((i,), s, accumulate=True)", "x.take(i)"]
+SOURCES_OF_DIMS = [source for source in SOURCES if source.startswith("L.tensor([")]  # (index_reduce: see below)
 
 
 def outcome(L, call, self_text, index_text, source_text):
@@ -36,10 +43,23 @@ def outcome(L, call, self_text, index_text, source_text):
     return result.shape, result.tolist()
 
 
-@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("call", CALLS + CALLS_BY_ERROR_CLASS)
 def test_scatter_forms_match_torch(call):
     mismatches = []
     for self_text, index_text, source_text in itertools.product(SELVES, INDICES, SOURCES):
+        expected = outcome(torch, call, self_text, index_text, source_text)
+        got = outcome(minitorch2, call, self_text, index_text, source_text)
+        if got != expected and not (call in CALLS_BY_ERROR_CLASS and isinstance(got[0], str) and got[0] == expected[0]):
+            mismatches.append(f"{self_text}, {index_text}, {source_text}: torch {expected} | ours {got}")
+    assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.parametrize("call", ["L.index_reduce(x, 0, i, s, 'prod')", "x.index_reduce(-1, i, s, 'amax', include_self=False)"])
+def test_index_reduce_checks_as_torch(call):
+    """(Sources of one or more dims: over a 0-d source torch's message for a wrong number of indices raises its own
+    IndexError, which is not copied.)"""
+    mismatches = []
+    for self_text, index_text, source_text in itertools.product(SELVES, INDICES, SOURCES_OF_DIMS):
         expected = outcome(torch, call, self_text, index_text, source_text)
         got = outcome(minitorch2, call, self_text, index_text, source_text)
         if got != expected:
