@@ -1,5 +1,5 @@
-"""scatter, scatter_, scatter_add, scatter_reduce, gather, index_put, take and index_reduce over every pairing of operand forms users write, against
-torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of those ranks or a Python number;
+"""scatter, scatter_, scatter_add, scatter_reduce, gather, index_put, take and index_reduce over every pairing of
+operand forms users write, against torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of those ranks or a Python number;
 reduce= given or not (torch's deprecated form); values and errors' first lines compared.
 
 Found (session 36): SILENT: `x.scatter(0, torch.tensor(1), src)` over a 1-d x wrote every element (a 0-d index was
@@ -54,7 +54,8 @@ def test_scatter_forms_match_torch(call):
     assert not mismatches, "\n".join(mismatches)
 
 
-@pytest.mark.parametrize("call", ["L.index_reduce(x, 0, i, s, 'prod')", "x.index_reduce(-1, i, s, 'amax', include_self=False)"])
+@pytest.mark.parametrize("call", ["L.index_reduce(x, 0, i, s, 'prod')",
+                                  "x.index_reduce(-1, i, s, 'amax', include_self=False)"])
 def test_index_reduce_checks_as_torch(call):
     """(Sources of one or more dims: over a 0-d source torch's message for a wrong number of indices raises its own
     IndexError, which is not copied.)"""
