@@ -1,6 +1,6 @@
 """scatter, scatter_, scatter_add, scatter_reduce, gather, index_put, take and index_reduce over every pairing of
-operand forms users write, against torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of those ranks or a Python number;
-reduce= given or not (torch's deprecated form); values and errors' first lines compared.
+operand forms users write, against torch: 0-d, 1-d and 2-d self; 0-d, 1-d, 2-d and empty indices; a src of each of
+those ranks or a Python number; reduce= given or not (torch's deprecated form); values and errors' first lines compared.
 
 Found (session 36): SILENT: `x.scatter(0, torch.tensor(1), src)` over a 1-d x wrote every element (a 0-d index was
 read as an index of nothing, so the write took the whole array), where torch writes the one element; `x.scatter(dim,
@@ -22,8 +22,9 @@ SELVES = ["L.ones(3)", "L.ones(3, 2)", "L.tensor(1.)"]
 INDICES = ["L.tensor(1)", "L.tensor([1])", "L.tensor([[1, 0]])", "L.tensor([[2], [0]])", "L.tensor([], dtype=L.long)",
            "L.tensor([0, 2])"]
 SOURCES = ["L.tensor(4.)", "L.tensor([4., 5.])", "L.tensor([[4., 5.], [6., 7.]])", "2.5"]
-CALLS = ["x.scatter(0, i, s)", "L.scatter(x, -1, i, s)", "x.clone().scatter_(0, i, s)", "x.scatter(0, i, s, reduce='add')",
-         "x.clone().scatter_(-1, i, s, reduce='multiply')", "L.scatter_add(x, 0, i, s)", "L.scatter_reduce(x, 0, i, s, 'amax')",
+CALLS = ["x.scatter(0, i, s)", "L.scatter(x, -1, i, s)", "x.clone().scatter_(0, i, s)",
+         "x.scatter(0, i, s, reduce='add')", "x.clone().scatter_(-1, i, s, reduce='multiply')", "L.scatter_add(x, 0, i, s)",
+         "L.scatter_reduce(x, 0, i, s, 'amax')",
          "L.scatter_reduce(x, 0, i, s, 'sum', include_self=False)", "x.gather(0, i)", "L.scatter(x, 0, i, value=s)",
          "L.gather(x, -1, i)"]
 # (errors compared by class only: a method's argument positions and a 0-d self's words differ)
