@@ -1,0 +1,23 @@
+"""Programs in the style of third-party projects run in session 36 (lucidrains/perceiver-pytorch's Perceiver and
+PerceiverLM trained eager and compiled; lucidrains/denoising-diffusion-pytorch's Unet1D with GaussianDiffusion1D,
+trained, sampled by DDPM and DDIM, then trained compiled), tests/nn/programs16/, each run by `python -m minitorch2 run
+--compare-torch`: what it prints must be torch's, its graphs op by op torch's, both runs exit 0.
+fourier_position_latents_compiled.py: torch.linspace (the Perceiver's pixel axes and Fourier bands) stayed one
+aten.linspace op under the inductor, where torch's inductor table decomposes it by its refs: an iota, the first half
+counted up from start and the second down from end, chosen by where, computed in float32 for a half dtype and in
+int64 for an integral one, then converted.
+autocast_decorated_noising_compiled.py: a method decorated with `@autocast('cuda', enabled=False)` (the diffusion's
+q_sample) broke the compiled graph: the decorator's wrapper enters an autocast object made outside the frame, which
+the frontend took for a torch function; Dynamo records its region as _enter_autocast / _exit_autocast in the
+graph, and so does ours now (the object's settings as its constructor resolved them)."""
+import pytest
+
+from .program_reports import all_same, compare_report
+
+FOLDER = "programs16"
+
+
+@pytest.mark.parametrize("name", ["fourier_position_latents_compiled", "autocast_decorated_noising_compiled"])
+def test_program_prints_and_traces_what_torch_does(name):
+    report = compare_report(FOLDER, name)
+    assert all_same(report), report
