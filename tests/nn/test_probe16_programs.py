@@ -9,7 +9,11 @@ int64 for an integral one, then converted.
 autocast_decorated_noising_compiled.py: a method decorated with `@autocast('cuda', enabled=False)` (the diffusion's
 q_sample) broke the compiled graph: the decorator's wrapper enters an autocast object made outside the frame, which
 the frontend took for a torch function; Dynamo records its region as _enter_autocast / _exit_autocast in the
-graph, and so does ours now (the object's settings as its constructor resolved them)."""
+graph, and so does ours now (the object's settings as its constructor resolved them).
+identity_theta_spatial_transformer.py (pytorch/tutorials' spatial transformer): affine_grid's base grid was numpy's
+linspace scaled once by (steps - 1) / steps, where ATen's is its own linspace times (steps - 1), then over steps, each
+rounded in the dtype; with theta the identity (the tutorial's initialisation) grid points sit on pixel centres, and
+a last-bit difference flipped grid_sample's one-sided gradient, so the losses parted after the first step."""
 import pytest
 
 from .program_reports import all_same, compare_report
@@ -17,7 +21,8 @@ from .program_reports import all_same, compare_report
 FOLDER = "programs16"
 
 
-@pytest.mark.parametrize("name", ["fourier_position_latents_compiled", "autocast_decorated_noising_compiled"])
+@pytest.mark.parametrize("name", ["fourier_position_latents_compiled", "autocast_decorated_noising_compiled",
+                                  "identity_theta_spatial_transformer"])
 def test_program_prints_and_traces_what_torch_does(name):
     report = compare_report(FOLDER, name)
     assert all_same(report), report
