@@ -13,7 +13,10 @@ graph, and so does ours now (the object's settings as its constructor resolved t
 identity_theta_spatial_transformer.py (pytorch/tutorials' spatial transformer): affine_grid's base grid was numpy's
 linspace scaled once by (steps - 1) / steps, where ATen's is its own linspace times (steps - 1), then over steps, each
 rounded in the dtype; with theta the identity (the tutorial's initialisation) grid points sit on pixel centres, and
-a last-bit difference flipped grid_sample's one-sided gradient, so the losses parted after the first step."""
+a last-bit difference flipped grid_sample's one-sided gradient, so the losses parted after the first step.
+sampled_grid_compiled.py (xfail): affine_grid_generator, its backward and grid_sampler_2d stay whole ATen ops in
+inductor graphs here, where torch's inductor table decomposes all three (iota grids and a bmm; the sampler as
+index / where arithmetic), so the compiled spatial transformer's graphs differ op by op (values agree)."""
 import pytest
 
 from .program_reports import all_same, compare_report
@@ -25,4 +28,13 @@ FOLDER = "programs16"
                                   "identity_theta_spatial_transformer"])
 def test_program_prints_and_traces_what_torch_does(name):
     report = compare_report(FOLDER, name)
+    assert all_same(report), report
+
+
+@pytest.mark.xfail(strict=True, reason="affine_grid_generator, affine_grid_generator_backward and grid_sampler_2d are "
+                   "whole ops in our inductor graphs; torch's inductor decomposes them (linspace grids through iota, "
+                   "a bmm against theta, the bilinear sampler as index / where / mul / add, its backward traced from "
+                   "those), so the compiled graphs differ op by op (the printed values agree)")
+def test_sampled_grid_is_decomposed_under_the_inductor():
+    report = compare_report(FOLDER, "sampled_grid_compiled")
     assert all_same(report), report
