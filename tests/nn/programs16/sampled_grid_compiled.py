@@ -1,5 +1,5 @@
-"""The spatial transformer tutorial's `stn` step compiled with the default backend: theta regressed by a linear
-layer, F.affine_grid over it, F.grid_sample of the image, and one backward pass; loss and gradient sum printed."""
+"""The spatial transformer tutorial's `stn` step compiled with the default backend for inference: theta regressed by a
+linear layer, F.affine_grid over it, F.grid_sample of the image; the warped images' sum printed."""
 import torch
 import torch.nn.functional as F
 
@@ -14,6 +14,5 @@ def warped_sum(images, features):
     return F.grid_sample(images, grid, align_corners=False).sum()
 
 
-out = warped_sum(torch.rand(2, 1, 5, 5), torch.randn(2, 4))
-out.backward()
-print(f"{out.item():.4f} {regressor.weight.grad.sum().item():.4f}")
+with torch.no_grad():
+    print(f"{warped_sum(torch.rand(2, 1, 5, 5), torch.randn(2, 4)).item():.4f}")
