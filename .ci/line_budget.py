@@ -87,7 +87,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/nn_fused_transformer.py", "minitorch2/_functions_fastpath.py",
         # Tensor.view(dtype), a bit reinterpretation no stage of the pipeline needs
         "minitorch2/_aten/view_dtype.py", "minitorch2/autograd/saved_hooks.py", "minitorch2/nn/attention/",
-        "minitorch2/utils/_swap.py", "minitorch2/__future__.py",
+        "minitorch2/utils/_swap.py", "minitorch2/__future__.py", "minitorch2/utils/hooks.py",
         # config.patch(...) of frontend.config and backend.config (torch._dynamo / torch._inductor config.patch)
         "minitorch2/_config_patch.py",
         "minitorch2/_compile_args.py",  # torch.compile's mode= and options= checked, as torch checks them

@@ -170,6 +170,30 @@ def lerp_tensor(start, end, weight):
     return aten.addcmul.default(aten.where.self(from_end, end, start), factor, diff, value=1)
 
 
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """torch's refs (its inductor table): from start in the first half and back from end in the second, so both
+    ends are exact, positions from an integer arange scaled by (end - start) / (steps - 1) in the computation type
+    (int64 for an integral dtype, float32 for a half one), then cast. Tensor or complex bounds keep the op."""
+    dtype = dtype or minitorch2.get_default_dtype()
+    if not all(isinstance(v, (int, float)) for v in (start, end)) or dtype.is_complex:
+        return NotImplemented
+    if steps < 2:
+        return aten.full.default([steps], start if steps else 0, dtype=dtype, device=device, pin_memory=False)
+    positions = aten.arange.start_step(0, steps, layout=layout, device=device, pin_memory=pin_memory)
+    computation = dtype if dtype.is_floating_point else _dtype.int64
+    computation = _dtype.float32 if computation.itemsize < 4 else computation
+
+    def scaled(index):
+        return aten.mul.Tensor(_converted(index, computation), (end - start) / (steps - 1))
+    values = aten.where.self(aten.lt.Scalar(positions, steps / 2), aten.add.Tensor(scaled(positions), start),
+                             aten.sub.Tensor(end, scaled(aten.sub.Tensor(steps - 1, positions))))
+    return _converted(values, dtype)
+
+
+def _converted(t, dtype):
+    return t if t.dtype is dtype else prims.convert_element_type.default(t, dtype)
+
+
 def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
@@ -178,4 +202,5 @@ DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
                   aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
                   aten.lerp.Scalar: lerp_scalar, aten.lerp.Tensor: lerp_tensor,
-                  aten.lerp_.Scalar: inplace_by_copy(lerp_scalar), aten.lerp_.Tensor: inplace_by_copy(lerp_tensor)}
+                  aten.lerp_.Scalar: inplace_by_copy(lerp_scalar), aten.lerp_.Tensor: inplace_by_copy(lerp_tensor),
+                  aten.linspace.default: linspace}

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
+from .utils.hooks import RemovableHandle
 
 _LEGACY_NAMES = {
     _dtype.float32: "torch.FloatTensor", _dtype.float64: "torch.DoubleTensor", _dtype.float16: "torch.HalfTensor",
@@ -232,8 +233,11 @@ def install_conveniences(tensor_cls):
             setattr(tensor_cls, name, fn)
 
 
-class _HookHandle:
+class _HookHandle(RemovableHandle):
+    """A RemovableHandle (an id, a context manager) over a tensor's or grad_fn's list of hooks."""
+
     def __init__(self, hooks, hook):
+        super().__init__({}, hook)
         self._hooks, self._hook = hooks, hook
 
     def remove(self):

@@ -201,6 +201,7 @@ SLOW_TESTS = (
     "tests/frontend/test_dynamic_s33.py", "tests/backend/test_probes_s33.py",
     # (session 35: batch 15's programs, about 70 s on two busy cores, each run under both minitorch2 and torch)
     "tests/nn/test_probe15_programs.py",
+    "tests/nn/test_probe16_programs.py",
 )
 
 

@@ -26,9 +26,12 @@ from .base import VariableTracker
 from .constant import ConstantVariable
 
 
-def region_variable(region_class):
-    """The tracker class for torch.autocast or torch.inference_mode itself."""
-    return AutocastVariable if region_class is minitorch2.autocast else InferenceModeVariable
+def region_variable(region):
+    """The tracker class for torch.autocast or torch.inference_mode itself, or the maker of one for an autocast
+    object from outside the frame (`@torch.autocast(...)` over a method: its wrapper's `with self:`)."""
+    if isinstance(region, minitorch2.autocast):
+        return AutocastVariable.made_outside
+    return AutocastVariable if region is minitorch2.autocast else InferenceModeVariable
 
 
 class AutocastVariable(VariableTracker):
@@ -40,6 +43,11 @@ class AutocastVariable(VariableTracker):
     def __init__(self, cls=None, source=None, args=None):
         super().__init__(source)
         self.args = args  # None: the class itself
+
+    @classmethod
+    def made_outside(cls, region, source):
+        """The object's settings as its constructor resolved them (a CUDA autocast on a CPU build: disabled)."""
+        return cls(source=source, args=(region.device, region.fast_dtype, region._enabled, region._cache_enabled))
 
     def call_function(self, tx, args, kwargs):
         arguments = [a.realize().as_python_constant() for a in args]

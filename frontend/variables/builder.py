@@ -130,6 +130,8 @@ def wrap(og, value, source):
         return _by_identity(og, GradModeInstanceVariable, value, source)
     if source is not None and (method := wrap_tensor_method(og, value, source)) is not None:
         return method  # a tensor's method, bound (`m.type` left by a break) or not (`m = Tensor.flip`)
+    if value is minitorch2.autocast or value is minitorch2.inference_mode or isinstance(value, minitorch2.autocast):
+        return _by_identity(og, region_variable(value), value, source)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
     if is_exception_class(value):  # KeyError, the user's `class Stop(Exception)`: called, an exception tracker
@@ -147,8 +149,6 @@ def wrap(og, value, source):
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
-    if value is minitorch2.autocast or value is minitorch2.inference_mode:
-        return _by_identity(og, region_variable(value), value, source)
     if isinstance(value, type) and issubclass(value, tuple) and is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):

@@ -15,6 +15,7 @@ where reflection turned it around).
 import numpy as np
 
 from .. import _dtype
+from . import more_ops
 from .meta_util import fake_empty
 from .nn_ops import require_float, scalar_type_name, sizes
 
@@ -390,20 +391,22 @@ grid_sampler_2d_backward = (_grid_sampler_2d_backward_kernel, _grid_sampler_2d_b
 
 # ---------------------------------------------------------------- affine grids
 def _base_grid(spatial, align_corners, dtype):
-    """(*spatial, len(spatial) + 1): x, y(, z) from -1 to 1 across each spatial dim (x along the last), then 1."""
+    """(*spatial, len(spatial) + 1): x, y(, z) from -1 to 1 across each spatial dim (x along the last), then 1. Each
+    axis is ATen's linspace, without align_corners times (steps - 1), then over steps, each rounded in the dtype: a
+    grid point one bit off a pixel centre takes the other side's gradient in grid_sample."""
     axes = []
     for steps in spatial:
-        line = np.linspace(-1, 1, steps, dtype=dtype) if steps > 1 else np.zeros(steps, dtype)
+        line = more_ops.linspace[0](-1, 1, steps, dtype=dtype) if steps > 1 else np.zeros(steps, dtype.np)
         if not align_corners and steps > 1:
-            line = line * dtype.type((steps - 1) / steps)
+            line = line * dtype.np.type(steps - 1) / dtype.np.type(steps)
         axes.append(line)
     mesh = np.meshgrid(*axes, indexing="ij")
-    return np.stack([*reversed(mesh), np.ones(tuple(spatial), dtype)], axis=-1)
+    return np.stack([*reversed(mesh), np.ones(tuple(spatial), dtype.np)], axis=-1)
 
 
 def _affine_grid_kernel(theta, size, align_corners):
     spatial = tuple(size[2:])
-    base = _base_grid(spatial, align_corners, theta.dtype.np).reshape(1, -1, len(spatial) + 1)
+    base = _base_grid(spatial, align_corners, theta.dtype).reshape(1, -1, len(spatial) + 1)
     grid = np.matmul(base, np.swapaxes(theta._np, 1, 2))
     return grid.reshape((size[0],) + spatial + (len(spatial),)).astype(theta.dtype.np)
 
@@ -417,7 +420,7 @@ affine_grid_generator = (_affine_grid_kernel, _affine_grid_meta)
 
 def _affine_grid_backward_kernel(grad, size, align_corners):
     spatial = tuple(size[2:])
-    base = _base_grid(spatial, align_corners, grad.dtype.np).reshape(1, -1, len(spatial) + 1)
+    base = _base_grid(spatial, align_corners, grad.dtype).reshape(1, -1, len(spatial) + 1)
     flat = grad._np.reshape(size[0], -1, len(spatial))
     return np.swapaxes(np.matmul(np.swapaxes(base, 1, 2), flat), 1, 2).astype(grad.dtype.np)
 
