@@ -321,17 +321,12 @@ def _masked_fill_kernel():
             value = value._np
         else:
             value = _dtype.checked_scalar(value, self.dtype, half_overflows=True)
-        shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-        if shape != tuple(self.shape):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({self.shape[-1] if self.dim() else 0}) must match the existing size "
-                f"at non-singleton dimension. masked_fill: mask of shape {tuple(mask.shape)} does not broadcast to {tuple(self.shape)}")
-        return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)
+        return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)  # (self and mask broadcast)
 
     def meta(self, mask, value):
         if not isinstance(value, Tensor):
             _dtype.checked_scalar(value, self.dtype, half_overflows=True)
-        return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
+        return fake_empty(broadcast_shapes(tuple(self.shape), tuple(mask.shape)), self.dtype)  # (a contiguous clone)
 
     return _laid_out(kernel, meta)
 

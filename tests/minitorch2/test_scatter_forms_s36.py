@@ -67,3 +67,31 @@ def test_index_reduce_checks_as_torch(call):
         if got != expected:
             mismatches.append(f"{self_text}, {index_text}, {source_text}: torch {expected} | ours {got}")
     assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.parametrize("call", ["L.ones(1, 3).masked_fill(L.tensor([[True, False, True], [False, False, True]]), 0.)",
+                                  "L.ones(3).masked_fill(L.ones(2, 3).bool(), L.tensor(2.))",
+                                  "L.tensor(1.).masked_fill(L.tensor([True, False]), 5.)",
+                                  "L.ones(2, 1).masked_fill(L.tensor([True, False, True]), -1.)",
+                                  "L.ones(1, 3).masked_fill_(L.ones(2, 3).bool(), 0.)"])
+def test_masked_fill_broadcasts_self_with_the_mask(call):
+    """Out of place, self and mask broadcast together (ATen's expand_outplace); in place, self's shape must hold the
+    result. Found (session 36): a mask larger than self was refused."""
+    results = []
+    for L in (torch, minitorch2):
+        try:
+            result = eval(call, {"L": L})
+            results.append((tuple(result.shape), result.tolist()))
+        except RuntimeError as error:
+            results.append(str(error).split("\n")[0])
+    assert results[0] == results[1]
+
+
+def test_masked_fill_with_a_larger_mask_differentiates_as_torchs():
+    grads = []
+    for L in (torch, minitorch2):
+        x, value = L.ones(1, 3, requires_grad=True), L.tensor(2.0, requires_grad=True)
+        mask = L.tensor([[True, False, True], [False, False, True]])
+        (x.masked_fill(mask, value) * L.arange(6.0).view(2, 3)).sum().backward()
+        grads.append((x.grad.tolist(), value.grad.item()))
+    assert grads[0] == grads[1]
