@@ -254,7 +254,8 @@ class SuperVariable(VariableTracker):
         self.cls, self.obj = cls, obj
 
     def var_getattr(self, tx, name):
-        mro = self.obj.python_type().__mro__
+        in_classmethod = isinstance(getattr(self.obj, "value", None), type)  # (there obj is the class itself)
+        mro = (self.obj.value if in_classmethod else self.obj.python_type()).__mro__
         owner = next((k for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), object)
         member = vars(owner).get(name)
         if isinstance(member, types.FunctionType):  # (nn.LayerNorm.forward inlined, as Dynamo inlines torch.nn's;
@@ -264,7 +265,7 @@ class SuperVariable(VariableTracker):
                 raise Unsupported(f"super().{name} is {fn}", "unsupported_call")
             return UserMethodVariable(fn, self.obj)
         if isinstance(member, (classmethod, staticmethod)):
-            return class_member(tx, self.obj.python_type(), member)
+            return class_member(tx, mro[0], member, self.obj if in_classmethod else None)
         if member is object.__init__:
             return tx.output.wrap(_no_init, None)
         raise Unsupported(f"super().{name}", "unsupported_attr")
