@@ -21,6 +21,7 @@ from .constant import ConstantVariable
 from .dicts import DictVariable
 from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
+from . import tensor_attributes
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
 
@@ -328,7 +329,7 @@ def _has_attribute(tx, obj, name):
     if obj.is_python_constant():
         return hasattr(obj.as_python_constant(), name)
     if isinstance(obj, TensorVariable):
-        return hasattr(obj.example_value, name)
+        return hasattr(obj.example_value, name) or tensor_attributes.has_python_attr(tx, obj, name)
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
