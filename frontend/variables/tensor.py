@@ -70,7 +70,7 @@ class TensorVariable(VariableTracker):
         return tensor_attributes.output_plan(og, self, og.add_output(self))
 
     def build(self, cg):
-        cg.load_graph_output(cg.output.add_output(self))
+        tensor_attributes.build(cg, self)
 
     def call_method(self, tx, name, args, kwargs):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""

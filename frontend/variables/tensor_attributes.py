@@ -4,7 +4,7 @@ given one before the call (Dynamo's test_input_attr_tracking).
 Frontend layer, beside TensorVariable (tensor.py), whose STORE_ATTR and attribute reads come here first. A write to an
 input tensor is a side effect replayed after the graph, as a write to an outside object's attribute is (output_graph's
 stored_attrs); a write to a tensor made in the frame is kept on its tracker and set on the real tensor the graph
-returns. A read sees a write made earlier in the frame, else the input tensor's own attribute, read through its
+returns or hands to the code after a break. A read sees a write made earlier in the frame, else the input tensor's own attribute, read through its
 source (a guarded value like any other read from outside the frame).
 """
 import minitorch2
@@ -68,3 +68,13 @@ def output_plan(og, tensor, index):
             setattr(outs[index], name, plan(outs, L, G))
         return outs[index]
     return rebuild
+
+
+def build(cg, tensor):
+    """The tensor on the stack at a graph break, given the Python attributes written on it in the frame."""
+    cg.load_graph_output(cg.output.add_output(tensor))
+    for name, value in getattr(tensor, "python_attrs", {}).items():  # (`t.name = value`, t left on the stack)
+        cg.append("COPY", 1)
+        cg.reconstruct(value)
+        cg.append("SWAP", 2)
+        cg.append("STORE_ATTR", name)

@@ -16,12 +16,12 @@ import types
 from .. import guards, pyversion
 from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource, attr_source
+from . import tensor_attributes
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
 from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
-from . import tensor_attributes
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
 
