@@ -368,8 +368,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             found = constant_key(item, True) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
-        elif isinstance(container, UserObjectVariable):
-            found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
+        elif isinstance(container, UserObjectVariable):  # (its __contains__, else a search of its items)
+            return self.push(container.contains(self, item, bool(inst.arg)))
         elif isinstance(container, BaseListVariable):  # as Dynamo: the | of each item's == (a tensor of tensors)
             return self.push(list_contains(self, container.items, item, bool(inst.arg)))
         elif hasattr(container, "contains"):  # (an nn.ModuleDict)

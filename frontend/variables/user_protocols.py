@@ -24,6 +24,7 @@ from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
+from .tensor_membership import list_contains
 
 
 def _remade_object(cls, names, values):
@@ -48,6 +49,13 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def contains(self, tx, item, invert=False):
+        """`item in obj` (`not in` when invert): its __contains__; else, as Python, a search of the items its __iter__
+        or its __getitem__ gives."""
+        if self.has_dunder("__contains__") or not (self.has_dunder("__iter__") or self.has_dunder("__getitem__")):
+            return ConstantVariable(self.call_dunder(tx, "__contains__", [item]).realize().truth(tx) != invert)
+        return list_contains(tx, self.unpack_var_sequence(tx), item, invert)
 
     def enter(self, tx):
         """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
@@ -212,6 +220,9 @@ def instance_dict(tx, var, attributes):
 DUNDER_OF = {abs: "__abs__", float: "__float__", int: "__int__", round: "__round__"}
 
 
+_REFLECTED_COMPARISONS = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+
+
 def user_operator(tx, fn, a, b):
     """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
     from one passes to the next, as Python's. `a == b`, `a != b`: _objects_equal."""
@@ -220,17 +231,20 @@ def user_operator(tx, fn, a, b):
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     name = fn.__name__
     base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
-    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
+    reflected = _REFLECTED_COMPARISONS.get(base, f"r{base}")  # (`3 < n` asks n.__gt__(3))
+    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__{reflected}__", a)]
     for left, dunder, right in tries:
         if isinstance(left, SpecialMethodsMixin) and left.has_dunder(dunder):
             result = left.call_dunder(tx, dunder, [right])
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
-    symbol = next((s for s, op in pyversion.BINARY_OPS.items() if op is fn), None)
+    symbol = next((s for s, op in {**pyversion.BINARY_OPS, **pyversion.COMPARE_OPS}.items() if op is fn), None)
     if symbol and all(isinstance(v, SpecialMethodsMixin) or type(getattr(v, "value", None)) in (int, float, bool, str)
                       for v in (a, b)):  # each side declined the other (a builtin's reflected dunder would too)
         names = " and ".join(f"'{v.python_type().__name__}'" for v in (a, b))
-        raise_observed(TypeError, [f"unsupported operand type(s) for {symbol}: {names}"], f"{name} of {a} and {b}")
+        message = f"'{symbol}' not supported between instances of {names}" if base in _REFLECTED_COMPARISONS else \
+            f"unsupported operand type(s) for {symbol}: {names}"
+        raise_observed(TypeError, [message], f"{name} of {a} and {b}")
     raise Unsupported(f"{name} of {a} and {b}", "unsupported")
 
 
