@@ -204,7 +204,7 @@ def pr15_property_from_functions(a, b):
     t.celsius = 3
     first = t.celsius
     del t.celsius
-    return a * first + b * t.celsius + len(_Temp.celsius.__doc__)
+    return a * first + b * t.celsius
 def pr15_setter_chained_and_subclass_override(a, b):
     g = _Gauge2()
     g.v = 5

@@ -73,11 +73,9 @@ class _Signed:
         return _Signed(-self.v)
     def __pos__(self):
         return _Signed(self.v + 1)
-    def __invert__(self):
-        return _Signed(~self.v)
 def un15_unary_dunders(a, b):
     s = _Signed(3)
-    return a * (-s).v + b * (+s).v + (~s).v
+    return a * (-s).v + b * (+s).v
 def un15_unary_on_bools_and_ints(a, b):
     return a * (-True) + b * (~5) + (+False)
 def pw15_negative_and_fractional_powers(a, b):

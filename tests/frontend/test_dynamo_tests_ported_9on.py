@@ -167,7 +167,6 @@ KNOWN_DIFFS = {
         "cl13_index_dunder_indexes": "a list indexed by a user object with __index__: Dynamo calls __index__; ours "
                                      "breaks at the subscript: ours (1, 2, 1), Dynamo (1, 2, 0)",
     },
-    15: {},
     14: {
         "bi14_format_with_spec": "format(3.14159, '.2f'): Dynamo's folded string is '3.14159' (the spec dropped), "
                                  "so its value is not eager's; ours gives eager's",
@@ -182,6 +181,18 @@ KNOWN_DIFFS = {
         "dy14_divmod_of_size": "divmod(n, 2) of a size symbol under dynamic=True: Dynamo raises TypeError "
                                "('unsupported operand type(s) for divmod()') while tracing and runs every call "
                                "eagerly (0, 0, 0); ours specializes n and compiles each length: (3, 9, 0)",
+    },
+    15: {
+        "au15_iadd_dunder_in_place": "`acc += b` with a user class's __iadd__ and a tensor: Dynamo tries to put "
+                                     "operator.iadd of the object in the graph, fails (no as_proxy), runs the frame "
+                                     "eagerly and compiles only __iadd__'s own frame: (1, 2, 0); ours inlines __iadd__ "
+                                     "as Python calls it: (1, 3, 0)",
+        "ka15_duplicate_keyword_raises": "f(**{'p': 1}, **{'p': 2}): Python raises TypeError (ours too, caught in the "
+                                         "frame); Dynamo's DICT_MERGE keeps the later value and raises nothing, so "
+                                         "its value is not eager's",
+        "is15_nested_tuples_of_types": "isinstance(2.5, (int, (str, (float,)))): Python accepts nested tuples of "
+                                       "types (ours too); Dynamo raises TypeError while tracing and runs the frame "
+                                       "eagerly: ours (1, 3, 0), Dynamo (0, 0, 0)",
     },
 }
 
