@@ -104,5 +104,6 @@ def raise_keyword_given_twice(function, keywords, more_keywords):
     fn = getattr(function, "fn", getattr(function, "value", None))
     module = getattr(fn, "__module__", None)
     where = f"{module}." if module not in (None, "builtins") else ""
-    message = f"{where}{getattr(fn, '__qualname__', type(fn).__name__)}() got multiple values for keyword argument {name!r}"
-    raise_observed(TypeError, [message], f"keyword argument {name!r} given twice")
+    qualname = getattr(fn, "__qualname__", type(fn).__name__)
+    raise_observed(TypeError, [f"{where}{qualname}() got multiple values for keyword argument {name!r}"],
+                   f"keyword argument {name!r} given twice")

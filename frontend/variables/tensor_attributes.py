@@ -4,8 +4,8 @@ given one before the call (Dynamo's test_input_attr_tracking).
 Frontend layer, beside TensorVariable (tensor.py), whose STORE_ATTR and attribute reads come here first. A write to an
 input tensor is a side effect replayed after the graph, as a write to an outside object's attribute is (output_graph's
 stored_attrs); a write to a tensor made in the frame is kept on its tracker and set on the real tensor the graph
-returns or hands to the code after a break. A read sees a write made earlier in the frame, else the input tensor's own attribute, read through its
-source (a guarded value like any other read from outside the frame).
+returns or hands to the code after a break. A read sees a write made earlier in the frame, else the input tensor's
+own attribute, read through its source (a guarded value like any other read from outside the frame).
 """
 import minitorch2
 
