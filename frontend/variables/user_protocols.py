@@ -13,6 +13,8 @@ import inspect
 import operator
 import types
 
+import minitorch2
+
 from .. import guards, pyversion
 from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource, attr_source
@@ -397,6 +399,19 @@ class ProtocolCallsMixin:
     def call___setattr__(self, tx, obj, name, value):
         """object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls: no class __setattr__ runs."""
         return self.call_setattr(tx, obj, name, value, as_object=True)
+
+    def call___new__(self, tx, cls, *args, **kwargs):
+        """object.__new__(Cls), which `Cls.__new__(Cls)` reads too: an object of a user's class made in the frame,
+        its __init__ not run (as Dynamo's)."""
+        from .user_defined import UserObjectVariable, is_user_class  # (user_defined.py builds on this module's mixins)
+        cls = cls.realize()
+        value = cls.as_python_constant() if cls.is_python_constant() else None
+        if args or kwargs or not (isinstance(value, type) and is_user_class(value)) or issubclass(
+                value, minitorch2.nn.Module):
+            raise Unsupported(f"object.__new__ of {cls}", "unsupported_call")
+        made = UserObjectVariable(object.__new__(value))
+        made.cls_source = cls.source  # (type(made) is the class as read here, as a call of the class makes it)
+        return made
 
     def call_delattr(self, tx, obj, name):
         """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""

@@ -1,5 +1,6 @@
 """The fifteenth batch of Dynamo-style programs, second half: test/dynamo/test_input_attr_tracking.py (Python
-attributes set on tensors, made in the frame or given to it, read back and used in the graph), the CPython suites
+attributes set on tensors, made in the frame or given to it, read back and used in the graph), test_misc.py's
+objects made by `Cls.__new__(Cls)` or `object.__new__(Cls)` without their __init__, the CPython suites
 test_dictviews.py (keys and items views in set algebra, views staying live while the dict changes, views compared),
 test_genexps.py (a generator expression's first iterable read at once and the rest lazily, genexps exhausted twice)
 and test_unary.py / test_pow.py (unary dunders on user objects, negative and fractional powers, pow's TypeError);
@@ -26,6 +27,23 @@ def ia15_hasattr_and_getattr_default(a, b):
     t = a.clone()
     t.k = 2
     return t * getattr(t, "k", 0) + b * getattr(b, "missing", 5) + hasattr(t, "k")
+
+
+# ---- objects made without __init__ (test_misc.py's `Cls.__new__(Cls)`, as copy and pickle make them)
+class _Made:
+    def __init__(self):
+        self.k = 1
+    def scaled(self, t):
+        return t * self.k
+def nw15_class_new_skips_init(a, b):
+    m = _Made.__new__(_Made)
+    missing = not hasattr(m, "k")
+    m.k = 3
+    return m.scaled(a) + b * missing + isinstance(m, _Made)
+def nw15_object_new_then_fields(a, b):
+    m = object.__new__(_Made)
+    setattr(m, "k", 2)
+    return m.scaled(a) + b
 
 
 # ---- dict views (cpython test_dictviews.py)
