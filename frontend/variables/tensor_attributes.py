@@ -9,6 +9,7 @@ own attribute, read through its source (a guarded value like any other read from
 """
 import minitorch2
 
+from .. import guards
 from ..exc import Unsupported
 from ..source import AttrSource
 from .exceptions import raise_observed
@@ -42,15 +43,25 @@ def read_attr(tx, tensor, name):
     if real is not None and name in getattr(real, "__dict__", {}):
         return tx.output.wrap(real.__dict__[name], AttrSource(tensor.source, name))
     if tensor.source is not None and not hasattr(tensor.example_value, name):  # in the traced program, as Dynamo's
+        _guard_presence(tx, tensor, real, name, False)
         raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")
     return None
 
 
 def has_python_attr(tx, tensor, name):
-    """hasattr() of a Python attribute: written in the frame, or an input tensor's own."""
+    """hasattr() of a Python attribute: written in the frame, or an input tensor's own (guarded: a later call's input
+    may have it, or not)."""
+    if name in getattr(tensor, "python_attrs", {}) or (tensor.source, name) in tx.output.stored_attrs:
+        return True
     real = _input_value(tx, tensor)
-    return name in getattr(tensor, "python_attrs", {}) or (tensor.source, name) in tx.output.stored_attrs or (
-        real is not None and name in getattr(real, "__dict__", {}))
+    present = real is not None and name in getattr(real, "__dict__", {})
+    _guard_presence(tx, tensor, real, name, present)
+    return present
+
+
+def _guard_presence(tx, tensor, real, name, present):
+    if real is not None:
+        tx.output.guards.add(guards.hasattr_guard(tensor.source, name, present))
 
 
 def _input_value(tx, tensor):
