@@ -253,6 +253,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/escaping_closures.py",
         # user classes' special methods, property setters, super(), classmethods inside compiled frames
         "frontend/variables/user_protocols.py",
+        # Python attributes set on tensors in the frame or given on input tensors (Dynamo's test_input_attr_tracking)
+        "frontend/variables/tensor_attributes.py",
         # min(), max(), any() and all() of tensors, sizes and ndarrays inside compiled frames
         "frontend/variables/builtin_min_max.py",
         # list.copy(), list.sort(key=, reverse=) and `del xs[i:j]` inside compiled frames

@@ -29,6 +29,7 @@ from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
+from .variables.exceptions import raise_keyword_given_twice, raise_unpack_error
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
@@ -367,8 +368,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             found = constant_key(item, True) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
-        elif isinstance(container, UserObjectVariable):
-            found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
+        elif isinstance(container, UserObjectVariable):  # (its __contains__, else a search of its items)
+            return self.push(container.contains(self, item, bool(inst.arg)))
         elif isinstance(container, BaseListVariable):  # as Dynamo: the | of each item's == (a tensor of tensors)
             return self.push(list_contains(self, container.items, item, bool(inst.arg)))
         elif hasattr(container, "contains"):  # (an nn.ModuleDict)
@@ -427,9 +428,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def DICT_MERGE(self, inst):
         items = dict_items(self, self.pop())
         target = self.stack[-inst.arg]
-        duplicate = set(items) & set(target.items)
-        if duplicate:
-            raise Unsupported(f"keyword argument {duplicate.pop()!r} given twice", "unsupported_call")
+        raise_keyword_given_twice(self.stack[-inst.arg - 2], items, target.items)
         target.items.update(items)
 
     def MAP_ADD(self, inst):
@@ -440,14 +439,14 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         items = self.pop().realize().unpack_var_sequence(self)
         before, after = inst.arg & 0xFF, inst.arg >> 8
         if len(items) < before + after:
-            raise Unsupported(f"unpacking {len(items)} values into {before} + *rest + {after}", "unsupported")
+            raise_unpack_error(len(items), before + after, starred=True)
         rest = ListVariable(items[before:len(items) - after])
         self.stack.extend(reversed([*items[:before], rest, *items[len(items) - after:]]))
 
     def UNPACK_SEQUENCE(self, inst):
         items = self.pop().realize().unpack_var_sequence(self)
         if len(items) != inst.arg:
-            raise Unsupported(f"unpacking {len(items)} values into {inst.arg}", "unsupported")
+            raise_unpack_error(len(items), inst.arg)
         self.stack.extend(reversed(items))
 
     # ---- control flow -----------------------------------------------------------------------

@@ -63,7 +63,7 @@ def binary_op(tx, fn, a, b):
         return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
             isinstance(v, SymNodeVariable) or type(getattr(v, "value", None)) in (int, float, bool) for v in (a, b)):
-        return sym_arithmetic(tx.output, fn, [a, b])
+        return sym_arithmetic(tx.output, OUT_OF_PLACE.get(fn, fn), [a, b])  # (a number is immutable: `n += 1` adds)
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")

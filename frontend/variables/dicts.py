@@ -146,6 +146,9 @@ class DictViewVariable(VariableTracker):
         d = dict.fromkeys(self.dict_var.items) if self.kind == "keys" else self.dict_var.as_python_constant()
         return getattr(d, self.kind)()
 
+    def call_method(self, tx, name, args, kwargs):  # (as Dynamo's: `keys.isdisjoint` is read, and its call breaks)
+        raise Unsupported(f"{self.kind}().{name}()", "unsupported_call")
+
     def build(self, cg):
         cg.call_const(getattr(dict, self.kind), [self.dict_var])
 

@@ -85,3 +85,25 @@ def raise_observed(cls, args, uncaught_msg):
     exception = ExceptionVariable(cls, [ConstantVariable(a) for a in args])
     exception.uncaught = Unsupported(f"{uncaught_msg}, not caught in the frame", "uncaught_exception")
     raise ObservedException(exception)
+
+
+def raise_unpack_error(count, expected, starred=False):
+    """`p, q = xs` (`p, *rest = xs` when starred) over `count` values: Python's ValueError, raised in the program."""
+    if count > expected and not starred:
+        message = f"too many values to unpack (expected {expected})"
+    else:
+        message = f"not enough values to unpack (expected {'at least ' * starred}{expected}, got {count})"
+    raise_observed(ValueError, [message], f"unpacking {count} values into {expected}")
+
+
+def raise_keyword_given_twice(function, keywords, more_keywords):
+    """`f(**p, **q)` where p and q share a key: Python's TypeError naming the function as CPython names it."""
+    name = next(iter(keywords.keys() & more_keywords.keys()), None)
+    if name is None:
+        return
+    fn = getattr(function, "fn", getattr(function, "value", None))
+    module = getattr(fn, "__module__", None)
+    where = f"{module}." if module not in (None, "builtins") else ""
+    qualname = getattr(fn, "__qualname__", type(fn).__name__)
+    raise_observed(TypeError, [f"{where}{qualname}() got multiple values for keyword argument {name!r}"],
+                   f"keyword argument {name!r} given twice")

@@ -53,6 +53,7 @@ PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, contextlib.ExitStack,
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
+                                     object.__new__,  # (`Cls.__new__(Cls)`: an object whose __init__ is not run)
                                      dataclasses.fields, copy.deepcopy, random.Random, math.prod}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}

@@ -13,10 +13,9 @@ from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeE
 
 from .. import break_reasons
 from ..exc import Unsupported
-from . import dynamo_forms, requires_grad_leaks  # (modules: they record through this one)
+from . import dynamo_forms, requires_grad_leaks, tensor_attributes  # (modules: they record through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
-from .exceptions import raise_observed
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 from .sym_node import SymNodeVariable
 
@@ -38,6 +37,8 @@ class TensorVariable(VariableTracker):
     def python_type(self):
         return self.tensor_type
 
+    store_attr, can_store_attr = tensor_attributes.store_attr, tensor_attributes.can_store_attr  # (`t.scale = 3`)
+
     def truth(self, tx):  # (`assert t`: Dynamo records torch._assert_async and goes on, as if t held)
         if (message := dynamo_forms.assert_message(tx)) is None:
             raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch", [self])
@@ -57,8 +58,8 @@ class TensorVariable(VariableTracker):
             return dynamo_forms.graph_attr(tx, self, name)
         if name not in ("grad", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
-        if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
-            raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")
+        if (attr := tensor_attributes.read_attr(tx, self, name)) is not None:  # a Python one (`t.scale`), or raised
+            return attr
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
     def unpack_var_sequence(self, tx):
@@ -66,11 +67,10 @@ class TensorVariable(VariableTracker):
                 for i in range(int(self.example_value.shape[0]))]  # (a symbolic length specialises)
 
     def output_plan(self, og):
-        index = og.add_output(self)
-        return lambda outs, L, G: outs[index]
+        return tensor_attributes.output_plan(og, self, og.add_output(self))
 
     def build(self, cg):
-        cg.load_graph_output(cg.output.add_output(self))
+        tensor_attributes.build(cg, self)
 
     def call_method(self, tx, name, args, kwargs):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""

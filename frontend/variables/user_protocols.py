@@ -13,9 +13,12 @@ import inspect
 import operator
 import types
 
+import minitorch2
+
 from .. import guards, pyversion
 from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource, attr_source
+from . import tensor_attributes
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
@@ -23,6 +26,7 @@ from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
+from .tensor_membership import list_contains
 
 
 def _remade_object(cls, names, values):
@@ -47,6 +51,13 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def contains(self, tx, item, invert=False):
+        """`item in obj` (`not in` when invert): its __contains__; else, as Python, a search of the items its __iter__
+        or its __getitem__ gives."""
+        if self.has_dunder("__contains__") or not (self.has_dunder("__iter__") or self.has_dunder("__getitem__")):
+            return ConstantVariable(self.call_dunder(tx, "__contains__", [item]).realize().truth(tx) != invert)
+        return list_contains(tx, self.unpack_var_sequence(tx), item, invert)
 
     def enter(self, tx):
         """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
@@ -211,6 +222,9 @@ def instance_dict(tx, var, attributes):
 DUNDER_OF = {abs: "__abs__", float: "__float__", int: "__int__", round: "__round__"}
 
 
+_REFLECTED_COMPARISONS = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+
+
 def user_operator(tx, fn, a, b):
     """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
     from one passes to the next, as Python's. `a == b`, `a != b`: _objects_equal."""
@@ -219,17 +233,20 @@ def user_operator(tx, fn, a, b):
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     name = fn.__name__
     base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
-    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
+    reflected = _REFLECTED_COMPARISONS.get(base, f"r{base}")  # (`3 < n` asks n.__gt__(3))
+    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__{reflected}__", a)]
     for left, dunder, right in tries:
         if isinstance(left, SpecialMethodsMixin) and left.has_dunder(dunder):
             result = left.call_dunder(tx, dunder, [right])
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
-    symbol = next((s for s, op in pyversion.BINARY_OPS.items() if op is fn), None)
+    symbol = next((s for s, op in {**pyversion.BINARY_OPS, **pyversion.COMPARE_OPS}.items() if op is fn), None)
     if symbol and all(isinstance(v, SpecialMethodsMixin) or type(getattr(v, "value", None)) in (int, float, bool, str)
                       for v in (a, b)):  # each side declined the other (a builtin's reflected dunder would too)
         names = " and ".join(f"'{v.python_type().__name__}'" for v in (a, b))
-        raise_observed(TypeError, [f"unsupported operand type(s) for {symbol}: {names}"], f"{name} of {a} and {b}")
+        message = f"'{symbol}' not supported between instances of {names}" if base in _REFLECTED_COMPARISONS else \
+            f"unsupported operand type(s) for {symbol}: {names}"
+        raise_observed(TypeError, [message], f"{name} of {a} and {b}")
     raise Unsupported(f"{name} of {a} and {b}", "unsupported")
 
 
@@ -254,7 +271,8 @@ class SuperVariable(VariableTracker):
         self.cls, self.obj = cls, obj
 
     def var_getattr(self, tx, name):
-        mro = self.obj.python_type().__mro__
+        in_classmethod = isinstance(getattr(self.obj, "value", None), type)  # (there obj is the class itself)
+        mro = (self.obj.value if in_classmethod else self.obj.python_type()).__mro__
         owner = next((k for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), object)
         member = vars(owner).get(name)
         if isinstance(member, types.FunctionType):  # (nn.LayerNorm.forward inlined, as Dynamo inlines torch.nn's;
@@ -264,7 +282,7 @@ class SuperVariable(VariableTracker):
                 raise Unsupported(f"super().{name} is {fn}", "unsupported_call")
             return UserMethodVariable(fn, self.obj)
         if isinstance(member, (classmethod, staticmethod)):
-            return class_member(tx, self.obj.python_type(), member)
+            return class_member(tx, mro[0], member, self.obj if in_classmethod else None)
         if member is object.__init__:
             return tx.output.wrap(_no_init, None)
         raise Unsupported(f"super().{name}", "unsupported_attr")
@@ -327,7 +345,7 @@ def _has_attribute(tx, obj, name):
     if obj.is_python_constant():
         return hasattr(obj.as_python_constant(), name)
     if isinstance(obj, TensorVariable):
-        return hasattr(obj.example_value, name)
+        return hasattr(obj.example_value, name) or tensor_attributes.has_python_attr(tx, obj, name)
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin):  # (a UserObjectVariable, made in the frame or from outside: guarded)
@@ -381,6 +399,19 @@ class ProtocolCallsMixin:
     def call___setattr__(self, tx, obj, name, value):
         """object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls: no class __setattr__ runs."""
         return self.call_setattr(tx, obj, name, value, as_object=True)
+
+    def call___new__(self, tx, cls, *args, **kwargs):
+        """object.__new__(Cls), which `Cls.__new__(Cls)` reads too: an object of a user's class made in the frame,
+        its __init__ not run (as Dynamo's)."""
+        from .user_defined import UserObjectVariable, is_user_class  # (user_defined.py builds on this module's mixins)
+        cls = cls.realize()
+        value = cls.as_python_constant() if cls.is_python_constant() else None
+        if args or kwargs or not (isinstance(value, type) and is_user_class(value)) or issubclass(
+                value, minitorch2.nn.Module):
+            raise Unsupported(f"object.__new__ of {cls}", "unsupported_call")
+        made = UserObjectVariable(object.__new__(value))
+        made.cls_source = cls.source  # (type(made) is the class as read here, as a call of the class makes it)
+        return made
 
     def call_delattr(self, tx, obj, name):
         """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""
