@@ -211,6 +211,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """base ** linspace(start, end, steps), in the default float dtype unless one is given, as ATen rounds it."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if dtype is _dtype.bool_:
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
     values = range_values.logspace(start, end, steps, base, (dtype or _dtype.get_default_dtype()).np)
     return Tensor._from_numpy(values).requires_grad_(requires_grad)
 

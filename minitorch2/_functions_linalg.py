@@ -30,6 +30,9 @@ mv = _function_of(aten.mv.default, MV)
 
 @out_variant(CAST, name="mul")
 def outer(input, vec2):
+    for name, vector in (("self", input), ("vec2", vec2)):
+        if vector.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {vector.dim()}-D")
     return mul(reshape(input, [input.shape[0], 1]), vec2)
 
 

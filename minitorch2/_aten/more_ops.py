@@ -459,6 +459,8 @@ def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None,
     out = dtype or _dtype.get_default_dtype()
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if out is _dtype.bool_:
+        raise _not_implemented("linspace_cpu", out)
     if steps == 1:
         return np.full((1,), start, out.np)
     # ATen computes in the output's own float type (integer outputs step in double), each value one fused

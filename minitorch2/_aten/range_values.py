@@ -75,7 +75,8 @@ def logspace(start, end, steps, base, dtype):
         exponents = np.full(1, start, np.float64)
     else:
         start, end = (dtype.type(int(v) if np.issubdtype(dtype, np.integer) else v) for v in (start, end))
-        step = np.float64(end - start) / (steps - 1)  # the difference in the output type
+        narrow = np.issubdtype(dtype, np.integer) and dtype.itemsize < 4  # (C++ subtracts those in int)
+        step = np.float64(int(end) - int(start) if narrow else end - start) / (steps - 1)  # in the output type
         i = np.arange(steps)
         exponents = np.where(i < steps // 2, np.float64(start) + step * i, np.float64(end) - step * (steps - 1 - i))
     with np.errstate(over="ignore", invalid="ignore"):

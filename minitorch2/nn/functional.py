@@ -36,8 +36,11 @@ def _per_dim(value, nd=2):
 
 # ---------------------------------------------------------------- linear and convolution
 def linear(input, weight, bias=None):
-    if input.dim() == 0 or input.shape[-1] != weight.shape[-1]:
-        rows, cols = (math.prod(input.shape[:-1]), input.shape[-1]) if input.dim() else (1, 1)
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.dim()}D and "
+                           f"{weight.dim()}D")
+    if input.shape[-1] != weight.shape[-1]:
+        rows, cols = math.prod(input.shape[:-1]), input.shape[-1]
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
                            f"{weight.shape[-1]}x{weight.shape[0]})")
     input, weight, bias = amp._policy.composite_in_lower_precision(input, weight, bias)  # (autocast: linear)

@@ -5,6 +5,7 @@ textbook `start + i * step` differs in the last bit for about one value in ten; 
 ranges scripts write (float starts and steps, negative steps, long ranges cut into thread chunks).
 """
 import numpy as np
+import pytest
 import torch
 from hypothesis import given, strategies as st
 
@@ -49,3 +50,17 @@ def test_logspace(start, end, steps, base, dtype):
     ours = minitorch2.logspace(start, end, steps, base=base, dtype=getattr(minitorch2, dtype))
     theirs = torch.logspace(start, end, steps, base=base, dtype=getattr(torch, dtype))
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("call", ["L.logspace(1, 0, 4, dtype=L.uint8)", "L.logspace(2, 0, 3, dtype=L.int8)",
+                                  "L.logspace(0, 3, 4, dtype=L.bool)", "L.linspace(0, 3, 4, dtype=L.bool)"])
+def test_logspace_and_linspace_of_narrow_integers_and_bools(call):
+    """Found (session 36): logspace over a narrow integer type subtracted its ends in that type (uint8's 0 - 1 wrapped
+    to 255), where C++ promotes them to int; a bool linspace / logspace computed where torch has no kernel."""
+    outcomes = []
+    for L in (torch, minitorch2):
+        try:
+            outcomes.append(eval(call, {"L": L}).tolist())
+        except NotImplementedError as error:
+            outcomes.append(str(error).split("\n")[0])
+    assert outcomes[0] == outcomes[1]
