@@ -27,26 +27,28 @@ def _trailing_view(t, trailing):
     return aten.view.default(t, [t.shape[0]] + [1] * trailing) if trailing else t  # (torch's reshape: no view)
 
 
-def _nearest(self, output_size, scales):
+def _nearest(self, output_size, scales, exact=False):
     nd = len(output_size)
     indices = [None, None]
     for d, (out_size, scale) in enumerate(zip(output_size, scales)):
         in_size = self.shape[2 + d]
         step = in_size / (in_size * scale) if scale is not None else in_size / out_size
-        source = aten.mul.Tensor(_arange_float(out_size, self.device), step)
+        positions = _arange_float(out_size, self.device)
+        source = aten.mul.Tensor(aten.add.Tensor(positions, 0.5) if exact else positions, step)
         indices.append(_trailing_view(aten._to_copy.default(source, dtype=_dtype.int64), nd - 1 - d))
     return aten.index.Tensor(self, indices)
 
 
-def nearest_traced(self, output_size, scales):
-    """upsample_nearest{1,2}d.vec as torch traces it (its Python form, torch._decomp's _upsample_nearest): per dim
-    source indices ((arange + 0.0) * scale truncated), unsqueezed to broadcast, then one _unsafe_index."""
+def nearest_traced(self, output_size, scales, exact=False):
+    """upsample_nearest{1,2,3}d.vec (and _upsample_nearest_exact's) as torch traces it (its Python form, torch._decomp's
+    _upsample_nearest): per dim source indices ((arange + 0.0, or + 0.5 for exact) * scale truncated), unsqueezed to
+    broadcast, then one _unsafe_index."""
     indices = []
     for d, (out_size, scale) in enumerate(zip(output_size, scales)):
         in_size = self.shape[2 + d]
         step = in_size / (in_size * scale) if scale is not None else in_size / out_size
         positions = aten.arange.default(out_size, dtype=_dtype.float32, device=self.device)
-        source = aten._to_copy.default(aten.mul.Tensor(aten.add.Tensor(positions, 0.0), step), dtype=_dtype.int64)
+        source = aten._to_copy.default(aten.mul.Tensor(aten.add.Tensor(positions, 0.5 if exact else 0.0), step), dtype=_dtype.int64)
         for _ in range(len(output_size) - 1 - d):
             source = aten.unsqueeze.default(source, -1)
         indices.append(source)
@@ -67,6 +69,22 @@ def upsample_nearest1d(self, output_size, scales=None):
 
 def upsample_nearest2d(self, output_size, scales_h=None, scales_w=None):
     return _nearest(self, output_size, [scales_h, scales_w])
+
+
+def upsample_nearest3d(self, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return _nearest(self, output_size, [scales_d, scales_h, scales_w])
+
+
+def upsample_nearest_exact1d(self, output_size, scales=None):
+    return _nearest(self, output_size, [scales], exact=True)
+
+
+def upsample_nearest_exact2d(self, output_size, scales_h=None, scales_w=None):
+    return _nearest(self, output_size, [scales_h, scales_w], exact=True)
+
+
+def upsample_nearest_exact3d(self, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return _nearest(self, output_size, [scales_d, scales_h, scales_w], exact=True)
 
 
 def _source_positions(in_size, out_size, align_corners, scale, trailing, dtype, device):
@@ -110,3 +128,7 @@ def upsample_linear1d(self, output_size, align_corners, scales=None):
 
 def upsample_bilinear2d(self, output_size, align_corners, scales_h=None, scales_w=None):
     return _linear(self, output_size, align_corners, [scales_h, scales_w])
+
+
+def upsample_trilinear3d(self, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None):
+    return _linear(self, output_size, align_corners, [scales_d, scales_h, scales_w])
