@@ -11,7 +11,7 @@ recompute_scale_factor=True.
 """
 import math
 
-from .._aten.decompositions_upsample import nearest_traced
+from .._aten.decompositions_upsample import bicubic_traced, linear_traced, nearest_traced
 from .._ops import ops
 from ._functional_more import _is_traced
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
@@ -77,7 +77,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     linear_op = {("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
                  ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d"}.get((mode, input.dim()))
     if linear_op and antialias:
-        linear_op = f"_{linear_op}_aa"
+        linear_op = f"_{linear_op}_aa"  # (torch's traced graphs keep these whole)
+    elif linear_op and _is_traced(input) and input.dtype.is_floating_point:  # (the .vec overloads' Python forms)
+        traced = bicubic_traced if mode == "bicubic" else linear_traced
+        return traced(input, output_size, align_corners, scales)
     if linear_op:
         return getattr(aten, linear_op).default(input, output_size, align_corners, *scales)
     needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
