@@ -79,9 +79,10 @@ def _apply(x, axis, indices, weights, valid):
     shape = [1] * x.ndim
     shape[axis] = indices.shape[0]
     out = np.zeros(x.shape[:axis] + (indices.shape[0],) + x.shape[axis + 1:], x.dtype)
-    for k in range(indices.shape[1]):
-        term = np.take(x, indices[:, k], axis=axis) * weights[:, k].reshape(shape)
-        out += np.where(valid[:, k].reshape(shape), term, 0)
+    with np.errstate(invalid="ignore"):  # (an inf at a padded tap is weighted 0 and never read; inf - inf is nan)
+        for k in range(indices.shape[1]):
+            term = np.take(x, indices[:, k], axis=axis) * weights[:, k].reshape(shape)
+            out += np.where(valid[:, k].reshape(shape), term, 0)
     return out
 
 
