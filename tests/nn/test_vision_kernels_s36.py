@@ -199,7 +199,7 @@ COMPILED = [
 @pytest.mark.parametrize("shape,kwargs", COMPILED, ids=[f"{k['mode']}-{len(s) - 2}d" for s, k in COMPILED])
 def test_compiled_interpolate_records_torchs_ops(shape, kwargs):
     values = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
-    results = [aot_graph_ops(lib, lambda x: lib.nn.functional.interpolate(x, **kwargs) * 2,
+    results = [aot_graph_ops(lib, lambda x, F=lib.nn.functional: F.interpolate(x, **kwargs) * 2,
                              lib.tensor(values).requires_grad_(True)) for lib in (torch, minitorch2)]
     (want_ops, *wanted), (ops, *got) = results
     assert ops == want_ops
@@ -213,7 +213,7 @@ def test_compiled_grid_sample_5d_keeps_grid_sampler_3d_whole():
     results = []
     for lib in (torch, minitorch2):
         g = lib.tensor(grid.astype(np.float32))
-        results.append(aot_graph_ops(lib, lambda x: lib.nn.functional.grid_sample(x, g, align_corners=False),
+        results.append(aot_graph_ops(lib, lambda x, F=lib.nn.functional, g=g: F.grid_sample(x, g, align_corners=False),
                                      lib.tensor(values).requires_grad_(True)))
     (want_ops, *wanted), (ops, *got) = results
     assert ops == want_ops
@@ -230,7 +230,9 @@ def test_inductor_compiled_interpolate_as_torch(shape, kwargs):
     for lib in (torch, minitorch2):
         frontend.reset()
         x = lib.tensor(values).requires_grad_(True)
-        fn = lambda t: lib.nn.functional.interpolate(t, **kwargs).sin()  # noqa: E731
+        def fn(t, F=lib.nn.functional):
+            return F.interpolate(t, **kwargs).sin()
+
         out = (fn if lib is torch else lib.compile(fn))(x)
         out.sum().backward()
         results.append((out.detach().numpy(), x.grad.numpy()))
