@@ -119,6 +119,11 @@ CASES = {
     "upsample_nearest2d.default": lambda: ((_t(2, 3, 4, 5), [7, 3]), {}),
     "upsample_linear1d.default": lambda: ((_t(2, 3, 5), [9], True), {}),
     "upsample_bilinear2d.default": lambda: ((_t(2, 3, 4, 5), [8, 7], False, 2.0, 1.5), {}),
+    "upsample_nearest3d.default": lambda: ((_t(1, 2, 3, 4, 5), [5, 3, 7]), {}),
+    "_upsample_nearest_exact1d.default": lambda: ((_t(2, 3, 5), [8], 1.7), {}),
+    "_upsample_nearest_exact2d.default": lambda: ((_t(2, 3, 4, 5), [7, 3]), {}),
+    "_upsample_nearest_exact3d.default": lambda: ((_t(1, 2, 3, 4, 5), [2, 6, 4]), {}),
+    "upsample_trilinear3d.default": lambda: ((_t(1, 2, 3, 4, 5), [5, 3, 7], False, 1.7, None, 1.5), {}),
     # special_more.py's and nn_pool3d.py's: torch's core-table decompositions
     "max_unpool2d.default": lambda: ((*aten.max_pool2d_with_indices.default(_t(2, 3, 4, 6), [2, 2], [2, 2]), [4, 6]),
                                      {}),
