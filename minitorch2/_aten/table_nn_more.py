@@ -46,7 +46,7 @@ def rows(op, inplace):
            "int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)", (),
            k.grid_sampler_2d_backward, f.grid_sampler_2d_backward, grad_fn="GridSampler2DBackwardBackward0"),
         op("grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) "
-           "-> Tensor", ("core",), gs3.grid_sampler_3d, f.grid_sampler_3d, grad_fn="GridSampler3DBackward0"),
+           "-> Tensor", (), gs3.grid_sampler_3d, f.grid_sampler_3d, grad_fn="GridSampler3DBackward0"),
         op("grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, "
            "int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)", (),
            gs3.grid_sampler_3d_backward, f.grid_sampler_3d_backward, grad_fn="GridSampler3DBackwardBackward0"),
