@@ -190,6 +190,8 @@ upsample_bilinear2d_aa, upsample_bilinear2d_aa_backward = _filtered_formulas("_u
                                                                              "_upsample_bilinear2d_aa_backward")
 upsample_bicubic2d_aa, upsample_bicubic2d_aa_backward = _filtered_formulas("_upsample_bicubic2d_aa",
                                                                            "_upsample_bicubic2d_aa_backward")
+upsample_lanczos2d_aa, upsample_lanczos2d_aa_backward = _filtered_formulas("_upsample_lanczos2d_aa",
+                                                                           "_upsample_lanczos2d_aa_backward")
 
 
 # ---------------------------------------------------------------- pooling

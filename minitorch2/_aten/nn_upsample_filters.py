@@ -1,7 +1,7 @@
 """Upsampling by filters of several taps: bicubic, and the antialiased bilinear and bicubic modes, with backward ops.
 
-Runtime layer, coverage surface: the upsample_bicubic2d, _upsample_bilinear2d_aa and _upsample_bicubic2d_aa rows
-of the op table, reached by F.interpolate(mode="bicubic") and antialias=True (ViT position embeddings resized,
+Runtime layer, coverage surface: the upsample_bicubic2d and _upsample_{bilinear,bicubic,lanczos}2d_aa rows of the
+op table, reached by F.interpolate(mode="bicubic"), antialias=True and mode="lanczos" (ViT position embeddings resized,
 torchvision-style image resizing).
 
 The one idea: each spatial dim is resampled on its own. Per output position a dim has a few input taps (indices)
@@ -12,8 +12,8 @@ the taps a position reads are multiplied, so an inf stays in the windows that ho
                taps floor(src) - 1 .. + 2 clamped into the image, weights of the cubic kernel with A = -0.75
     antialias: center = scale * (dst + 0.5), support = filter radius * max(scale, 1), taps
                [center - support + 0.5, center + support + 0.5) inside the image, weights filter((tap - center
-               + 0.5) / max(scale, 1)) normalized to sum 1; the filter is the triangle (bilinear) or the cubic
-               kernel with A = -0.5 (bicubic, as PIL's)
+               + 0.5) / max(scale, 1)) normalized to sum 1; the filter is the triangle (bilinear, radius 1), the
+               cubic kernel with A = -0.5 (bicubic, radius 2, as PIL's) or Lanczos-3 (radius 3)
 
 The backward ops scatter-add the gradient through the same taps and weights.
 """
@@ -41,6 +41,11 @@ def _cubic(x, a):
 
 def _triangle(x):
     return np.maximum(1 - np.abs(x), 0)
+
+
+def _lanczos3(x):
+    """sinc(x) * sinc(x / 3) inside |x| < 3 (numpy's sinc is the normalized one, sin(pi x) / (pi x))."""
+    return np.where(np.abs(x) < 3, np.sinc(x) * np.sinc(x / 3), 0)
 
 
 def _bicubic_taps(in_size, out_size, align_corners, scale, dtype):
@@ -131,3 +136,5 @@ upsample_bilinear2d_aa, upsample_bilinear2d_aa_backward = _filtered(
     "_upsample_bilinear2d_aa", _antialias_taps(_triangle, 1.0))
 upsample_bicubic2d_aa, upsample_bicubic2d_aa_backward = _filtered(
     "_upsample_bicubic2d_aa", _antialias_taps(lambda x: _cubic(x, -0.5), 2.0))
+upsample_lanczos2d_aa, upsample_lanczos2d_aa_backward = _filtered("_upsample_lanczos2d_aa",
+                                                                  _antialias_taps(_lanczos3, 3.0))

@@ -110,6 +110,7 @@ ROWS = [
     *_upsample_rows("upsample_bicubic2d", _FILTER_2D, 4, "UpsampleBicubic2DBackward0"),
     *_upsample_rows("_upsample_bilinear2d_aa", _FILTER_2D, 4, "UpsampleBilinear2DAaBackward0"),
     *_upsample_rows("_upsample_bicubic2d_aa", _FILTER_2D, 4, "UpsampleBicubic2DAaBackward0"),
+    *_upsample_rows("_upsample_lanczos2d_aa", _FILTER_2D, 4, "UpsampleLanczos2DAaBackward0"),
     # the CPU's fused attention (nn_attention.py), what F.scaled_dot_product_attention picks where it can
     op("_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., "
        "bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", (),

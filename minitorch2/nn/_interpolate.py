@@ -1,5 +1,5 @@
 """F.interpolate (and so nn.Upsample): modes nearest, nearest-exact, linear, bilinear, trilinear, bicubic (with or
-without antialias) and area (adaptive average pooling).
+without antialias), lanczos (antialiased only) and area (adaptive average pooling).
 
 Runtime layer, part of nn.functional. The argument rules are torch's
 (nn/functional.py's interpolate): exactly one of size and scale_factor,
@@ -74,6 +74,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return getattr(aten, f"upsample_nearest{nd}d").default(input, output_size, *scales)
     if mode == "nearest-exact" and input.dim() in (3, 4, 5):
         return getattr(aten, f"_upsample_nearest_exact{nd}d").default(input, output_size, *scales)
+    if mode == "lanczos" and input.dim() == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        return aten._upsample_lanczos2d_aa.default(input, output_size, align_corners, *scales)
     linear_op = {("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
                  ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d"}.get((mode, input.dim()))
     if linear_op and antialias:
@@ -86,7 +92,5 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
     if mode in needs and input.dim() in (3, 4, 5):
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {needs[mode]}D input")
-    if mode == "lanczos" and input.dim() == 4:
-        raise NotImplementedError("minitorch2: interpolate mode 'lanczos' is not implemented")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
                               f"for the modes: {_MODES} (got {mode})")

@@ -1,7 +1,7 @@
 """The vision kernels session 36 added, run on torch and minitorch2 and compared: values, gradients, op choices.
 
 F.interpolate's nearest-exact (1-3 d), 5-d nearest and trilinear, bicubic (align_corners either way, a size or a
-scale, recompute_scale_factor), antialias=True (bilinear and bicubic, down- and upsampling); F.grid_sample of 5-d
+scale, recompute_scale_factor), antialias=True (bilinear, bicubic and lanczos, down- and upsampling); F.grid_sample of 5-d
 inputs (bilinear and nearest, every padding mode, align_corners) with 5-d affine grids; the module forms
 (nn.Upsample, nn.UpsamplingBilinear2d, nn.UpsamplingNearest2d, F.upsample). Under compile, the AOT graphs must hold
 torch's ops: the traced Python forms for nearest, linear and bicubic (_unsafe_index, the cubic weights), and
@@ -51,7 +51,7 @@ def assert_same_as_torch(fn, *arrays):
 def interpolate_cases(draw):
     rank = draw(st.integers(1, 3))
     antialias = rank == 2 and draw(st.booleans())
-    mode = draw(st.sampled_from(["bilinear", "bicubic"] if antialias else MODES_BY_RANK[rank]))
+    mode = draw(st.sampled_from(["bilinear", "bicubic", "lanczos"] if antialias else MODES_BY_RANK[rank]))
     shape = [draw(st.integers(1, 2)), draw(st.integers(1, 3))] + [draw(st.integers(1, 9 if rank < 3 else 4))
                                                                   for _ in range(rank)]
     kwargs = dict(mode=mode, antialias=antialias)
@@ -198,6 +198,7 @@ COMPILED = [
     ((1, 2, 4, 6), dict(scale_factor=0.5, mode="bicubic", align_corners=True)),
     ((1, 2, 4, 6), dict(size=(2, 3), mode="bilinear", antialias=True)),
     ((1, 2, 4, 6), dict(size=(2, 3), mode="bicubic", antialias=True)),
+    ((1, 2, 4, 6), dict(size=(3, 9), mode="lanczos", antialias=True)),
 ]
 
 
