@@ -10,7 +10,7 @@ decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
-from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pool, nn_upsample, nn_upsample_filters
+from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
 from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, op
 
@@ -28,6 +28,19 @@ def _upsample_rows(name, arguments, rank, grad_fn, decomposition=None):
                decomposition=decomposition),
             op(f"{name}_backward(Tensor grad_output, {size_arguments}) -> Tensor", (), backward_kernels,
                getattr(f, plain + "_backward")))
+
+
+def _pad_rows(kind, nd):
+    """F.pad's reflect / replicate over nd dims (nn_pad_ops.py): the pad, kept whole in traced graphs, and its
+    backward op."""
+    kernels, backward_kernels, decomposition = nn_pad_ops.PADS[kind, nd]
+    derivative, backward_derivative = nn_pad_ops.formulas(kind, nd)
+    name = f"{kind}_pad{nd}d"
+    tags = () if name == "replication_pad1d" else CORE  # (torch's tags)
+    return (op(f"{name}(Tensor self, SymInt[{2 * nd}] padding) -> Tensor", tags, kernels, derivative,
+               grad_fn=f"{kind.capitalize()}Pad{nd}DBackward0", decomposition=decomposition),
+            op(f"{name}_backward(Tensor grad_output, Tensor self, SymInt[{2 * nd}] padding) -> Tensor", (),
+               backward_kernels, backward_derivative))
 
 
 ROWS = [
@@ -111,6 +124,7 @@ ROWS = [
     *_upsample_rows("_upsample_bilinear2d_aa", _FILTER_2D, 4, "UpsampleBilinear2DAaBackward0"),
     *_upsample_rows("_upsample_bicubic2d_aa", _FILTER_2D, 4, "UpsampleBicubic2DAaBackward0"),
     *_upsample_rows("_upsample_lanczos2d_aa", _FILTER_2D, 4, "UpsampleLanczos2DAaBackward0"),
+    *(row for kind in ("reflection", "replication") for nd in (1, 2, 3) for row in _pad_rows(kind, nd)),
     # the CPU's fused attention (nn_attention.py), what F.scaled_dot_product_attention picks where it can
     op("_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., "
        "bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", (),
