@@ -5,7 +5,8 @@ scale, recompute_scale_factor), antialias=True (bilinear, bicubic and lanczos, d
 inputs (bilinear and nearest, every padding mode, align_corners) with 5-d affine grids; the module forms
 (nn.Upsample, nn.UpsamplingBilinear2d, nn.UpsamplingNearest2d, F.upsample). Under compile, the AOT graphs must hold
 torch's ops: the traced Python forms for nearest, linear and bicubic (_unsafe_index, the cubic weights), and
-_upsample_*_aa and grid_sampler_3d kept whole.
+_upsample_*_aa and grid_sampler_3d kept whole. F.pad's reflect and replicate are one ATen op each
+(reflection_pad2d, replication_pad1d, ...) in the AOT graphs, as torch's.
 """
 import warnings
 
@@ -246,6 +247,45 @@ def test_inductor_compiled_interpolate_as_torch(shape, kwargs):
         x = lib.tensor(values).requires_grad_(True)
         def fn(t, F=lib.nn.functional):
             return F.interpolate(t, **kwargs).sin()
+
+        out = (fn if lib is torch else lib.compile(fn))(x)
+        out.sum().backward()
+        results.append((out.detach().numpy(), x.grad.numpy()))
+    for value, want in zip(*results[::-1]):
+        np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-5)
+
+
+# ---- F.pad's reflect and replicate: one ATen op each, as torch's ------------------------------------------------
+PADS = [((2, 3, 5), (1, 2), "reflect"), ((2, 3, 4, 5), (1, 2, 3, 0), "reflect"), ((1, 1, 3, 4, 5), (1, 1, 2, 0, 1, 2),
+                                                                                  "reflect"),
+        ((3, 5), (2, -1), "replicate"), ((2, 3, 4, 5), (0, 1, 1, 1), "replicate"), ((1, 2, 2, 3, 4), (1, 0, 2, 1, 0, 3),
+                                                                                   "replicate")]
+
+
+@pytest.mark.parametrize("shape,pad,mode", PADS, ids=[f"{m}-{len(p) // 2}d" for _, p, m in PADS])
+def test_compiled_pad_keeps_torchs_op_whole(shape, pad, mode):
+    values = np.random.default_rng(8).standard_normal(shape).astype(np.float32)
+    results = [aot_graph_ops(lib, lambda x, F=lib.nn.functional: F.pad(x, pad, mode=mode) * 2,
+                             lib.tensor(values).requires_grad_(True)) for lib in (torch, minitorch2)]
+    (want_ops, *wanted), (ops, *got) = results
+    assert ops == want_ops
+    assert f"aten.{mode.replace('reflect', 'reflection').replace('replicate', 'replication')}_pad{len(pad) // 2}d" \
+           ".default" in ops
+    for value, want in zip(got, wanted):
+        np.testing.assert_allclose(value, want, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape,pad,mode", PADS[1::3], ids=[f"{m}-{len(p) // 2}d" for _, p, m in PADS[1::3]])
+def test_inductor_compiled_pad_as_torch(shape, pad, mode):
+    """The inductor's pads are torch's decomposition (an _unsafe_index per padded dim); the backward op runs eagerly."""
+    values = np.random.default_rng(9).standard_normal(shape).astype(np.float32)
+    results = []
+    for lib in (torch, minitorch2):
+        frontend.reset()
+        x = lib.tensor(values).requires_grad_(True)
+
+        def fn(t, F=lib.nn.functional):
+            return F.pad(t, pad, mode=mode).cos()
 
         out = (fn if lib is torch else lib.compile(fn))(x)
         out.sum().backward()
