@@ -81,8 +81,8 @@ def made(lib, described):
         return lib.tensor(wide)[..., ::2]
     if layout == "channels_last" and values.ndim == 4:
         return lib.tensor(values).contiguous(memory_format=lib.channels_last)
-    if layout == "channels_last" and values.ndim == 5:  # channels_last_3d's strides (minitorch2 lacks the name)
-        return lib.tensor(np.ascontiguousarray(values.transpose(0, 2, 3, 4, 1))).permute(0, 4, 1, 2, 3)
+    if layout == "channels_last" and values.ndim == 5:
+        return lib.tensor(values).contiguous(memory_format=lib.channels_last_3d)
     return lib.tensor(values)
 
 

@@ -292,3 +292,23 @@ def test_inductor_compiled_pad_as_torch(shape, pad, mode):
         results.append((out.detach().numpy(), x.grad.numpy()))
     for value, want in zip(*results[::-1]):
         np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-5)
+
+
+# ---- torch.channels_last_3d ----------------------------------------------------------------------------------
+def test_channels_last_3d_layouts_as_torch():
+    """contiguous / to / is_contiguous / empty with channels_last_3d, its rank check, and a 3-d U-Net's resize of
+    such an input (its values; the output's layout is not compared: ours is contiguous, torch's channels-last)."""
+    values = np.arange(2 * 3 * 4 * 5 * 6, dtype=np.float32).reshape(2, 3, 4, 5, 6)
+    seen = []
+    for lib in (torch, minitorch2):
+        x = lib.tensor(values)
+        y, z = x.contiguous(memory_format=lib.channels_last_3d), x.to(memory_format=lib.channels_last_3d)
+        with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d format"):
+            lib.zeros(2, 3, 4, 5).contiguous(memory_format=lib.channels_last_3d)
+        resized = lib.nn.functional.interpolate(y, scale_factor=2, mode="trilinear")
+        seen.append((y.stride(), z.stride(), y.is_contiguous(memory_format=lib.channels_last_3d),
+                     x.is_contiguous(memory_format=lib.channels_last_3d), y.is_contiguous(),
+                     lib.empty(2, 3, 4, 5, 6, memory_format=lib.channels_last_3d).stride(), repr(lib.channels_last_3d),
+                     resized.detach().numpy()))
+    assert seen[0][:-1] == seen[1][:-1]
+    np.testing.assert_allclose(seen[1][-1], seen[0][-1], rtol=1e-6)
