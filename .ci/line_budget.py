@@ -76,7 +76,11 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/scalar_arguments.py",
         # the int and int-list arguments of Tensor's shape methods checked as torch's argument parser checks them
         "minitorch2/_method_arguments.py", "minitorch2/_method_signatures.py",
-        "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
+        "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py",
+        # bicubic and antialiased upsampling (separable filters of several taps); 5-d grid sampling
+        "minitorch2/_aten/nn_upsample_filters.py", "minitorch2/_aten/grid_sampler_3d.py",
+        # F.pad's reflect and replicate as ATen's ops (reflection_pad2d, ...), kept whole in traced graphs
+        "minitorch2/_aten/nn_pad_ops.py", "minitorch2/_aten/decompositions_upsample.py",
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
         # random ops in inductor-compiled graphs as torch.compile's: per-graph seeds and Philox4x32-10 values
         "minitorch2/_philox.py", "minitorch2/_aten/inductor_prims.py", "backend/lowering_random.py",

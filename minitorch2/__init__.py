@@ -65,7 +65,7 @@ from ._settings import *  # noqa: E402,F401,F403  (threads, determinism, matmul 
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 from .sparse import sparse_coo, sparse_coo_tensor, spmm  # noqa: E402,F401  (torch.sparse: the COO layout)
 
-from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
+from ._tensor import channels_last, channels_last_3d, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
 inf, nan = math.inf, math.nan
 e = 2.718281828459045
 pi = 3.141592653589793

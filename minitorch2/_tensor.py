@@ -76,8 +76,7 @@ _STRIDE_CACHE = {}
 
 
 class memory_format(str):
-    """torch.memory_format: equal to its name string, printed as torch prints it (torch.contiguous_format),
-    so graphs that pass one read as PyTorch's."""
+    """torch.memory_format: equal to its name string, printed as torch prints it (torch.contiguous_format)."""
     __slots__ = ()
 
     def __repr__(self):
@@ -96,6 +95,8 @@ strided = layout("torch.strided")
 contiguous_format = memory_format("torch.contiguous_format")
 preserve_format = memory_format("torch.preserve_format")
 channels_last = memory_format("torch.channels_last")
+channels_last_3d = memory_format("torch.channels_last_3d")
+CHANNELS_LAST_ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}  # (dims innermost first)
 
 
 def view_strides_of_dense(shape):
@@ -243,12 +244,11 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def is_contiguous(self, memory_format=None):
-        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N); checked in
-        torch's order (numel() < 2 first), so that symbolic sizes record the guards torch's check records."""
-        channels_last = memory_format == "torch.channels_last"
-        if channels_last and self.dim() != 4 or not channels_last and self.numel() < 2:
-            return not channels_last
-        order = (1, 3, 2, 0) if channels_last else range(self.dim() - 1, -1, -1)
+        """Dense with strides decreasing along the dims, or a channels-last order's; in torch's order of checks."""
+        order = CHANNELS_LAST_ORDERS.get(memory_format)
+        if order and self.dim() != len(order) or not order and self.numel() < 2:  # (numel first: torch's guards)
+            return not order
+        order = order or range(self.dim() - 1, -1, -1)
         expected = 1
         for d in order:
             if self._shape[d] == 1:

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .._sym import is_symbolic
-from .._tensor import FakeTensor, Size, Tensor, contiguous_strides, wrap_dim
+from .._tensor import CHANNELS_LAST_ORDERS, FakeTensor, Size, Tensor, contiguous_strides, wrap_dim
 
 
 def fake_empty(shape, dtype, stride=None):
@@ -106,13 +106,13 @@ def channels_last_strides(shape):
 
 
 def memory_format_strides(shape, memory_format, like=None):
-    """The strides memory_format asks for: `like`'s layout kept (preserve_format, the default of *_like and
-    _to_copy), channels_last's (of a 4-d shape only, as ATen), else contiguous ones."""
+    """The strides memory_format asks for: `like`'s (preserve_format), a channels-last order's, or contiguous."""
     if like is not None and memory_format in (None, "torch.preserve_format"):
         return preserve_format_strides(like)
-    if memory_format == "torch.channels_last" and len(shape) != 4:
-        raise RuntimeError("required rank 4 tensor to use channels_last format")
-    return channels_last_strides(shape) if memory_format == "torch.channels_last" else contiguous_strides(shape)
+    order = CHANNELS_LAST_ORDERS.get(memory_format)
+    if order and len(shape) != len(order):
+        raise RuntimeError(f"required rank {len(order)} tensor to use {memory_format[6:]} format")
+    return strides_in_order(shape, order) if order else contiguous_strides(shape)
 
 
 def preserve_format_strides(t):

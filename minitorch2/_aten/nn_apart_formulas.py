@@ -130,6 +130,70 @@ def upsample_bilinear2d_backward(grad, output_size, align_corners, scales_h=None
     return aten.upsample_bilinear2d.default(grad, output_size, align_corners, scales_h, scales_w)
 
 
+def upsample_nearest3d(grad, self_shape, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return aten.upsample_nearest3d_backward.default(grad, output_size, list(self_shape), scales_d, scales_h, scales_w)
+
+
+def upsample_nearest3d_backward(grad, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return aten.upsample_nearest3d.default(grad, output_size, scales_d, scales_h, scales_w)
+
+
+def upsample_nearest_exact1d(grad, self_shape, output_size, scales=None):
+    return aten._upsample_nearest_exact1d_backward.default(grad, output_size, list(self_shape), scales)
+
+
+def upsample_nearest_exact1d_backward(grad, output_size, scales=None):
+    return aten._upsample_nearest_exact1d.default(grad, output_size, scales)
+
+
+def upsample_nearest_exact2d(grad, self_shape, output_size, scales_h=None, scales_w=None):
+    return aten._upsample_nearest_exact2d_backward.default(grad, output_size, list(self_shape), scales_h, scales_w)
+
+
+def upsample_nearest_exact2d_backward(grad, output_size, scales_h=None, scales_w=None):
+    return aten._upsample_nearest_exact2d.default(grad, output_size, scales_h, scales_w)
+
+
+def upsample_nearest_exact3d(grad, self_shape, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return aten._upsample_nearest_exact3d_backward.default(grad, output_size, list(self_shape), scales_d, scales_h,
+                                                           scales_w)
+
+
+def upsample_nearest_exact3d_backward(grad, output_size, scales_d=None, scales_h=None, scales_w=None):
+    return aten._upsample_nearest_exact3d.default(grad, output_size, scales_d, scales_h, scales_w)
+
+
+def upsample_trilinear3d(grad, self_shape, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None):
+    return aten.upsample_trilinear3d_backward.default(grad, output_size, list(self_shape), align_corners, scales_d,
+                                                      scales_h, scales_w)
+
+
+def upsample_trilinear3d_backward(grad, output_size, align_corners, scales_d=None, scales_h=None, scales_w=None):
+    return aten.upsample_trilinear3d.default(grad, output_size, align_corners, scales_d, scales_h, scales_w)
+
+
+def _filtered_formulas(forward_name, backward_name):
+    """A 2-d filter's derivative (its backward op) and its backward op's derivative (the filter again: linear)."""
+    def derivative(grad, self_shape, output_size, align_corners, scales_h=None, scales_w=None):
+        return getattr(aten, backward_name).default(grad, output_size, list(self_shape), align_corners, scales_h,
+                                                    scales_w)
+
+    def backward_derivative(grad, output_size, align_corners, scales_h=None, scales_w=None):
+        return getattr(aten, forward_name).default(grad, output_size, align_corners, scales_h, scales_w)
+
+    return derivative, backward_derivative
+
+
+upsample_bicubic2d, upsample_bicubic2d_backward = _filtered_formulas("upsample_bicubic2d",
+                                                                     "upsample_bicubic2d_backward")
+upsample_bilinear2d_aa, upsample_bilinear2d_aa_backward = _filtered_formulas("_upsample_bilinear2d_aa",
+                                                                             "_upsample_bilinear2d_aa_backward")
+upsample_bicubic2d_aa, upsample_bicubic2d_aa_backward = _filtered_formulas("_upsample_bicubic2d_aa",
+                                                                           "_upsample_bicubic2d_aa_backward")
+upsample_lanczos2d_aa, upsample_lanczos2d_aa_backward = _filtered_formulas("_upsample_lanczos2d_aa",
+                                                                           "_upsample_lanczos2d_aa_backward")
+
+
 # ---------------------------------------------------------------- pooling
 def max_pool2d_with_indices(grads, self, kernel_size, stride, padding, dilation, ceil_mode, result1):
     grad = first(grads)

@@ -35,6 +35,11 @@ def grid_sampler_2d(grad, input, grid, interpolation_mode, padding_mode, align_c
                                                  [needs_grad[0], needs_grad[1]])
 
 
+def grid_sampler_3d(grad, input, grid, interpolation_mode, padding_mode, align_corners, needs_grad):
+    return aten.grid_sampler_3d_backward.default(grad, input, grid, interpolation_mode, padding_mode, align_corners,
+                                                 [needs_grad[0], needs_grad[1]])
+
+
 def affine_grid_generator(grad, size, align_corners):
     return aten.affine_grid_generator_backward.default(grad, size, align_corners)
 
@@ -48,6 +53,7 @@ def ctc_loss(grads, log_probs, targets, input_lengths, target_lengths, result0, 
 embedding_bag_backward = not_implemented("_embedding_bag_backward")
 per_sample_weights_backward = not_implemented("_embedding_bag_per_sample_weights_backward")
 grid_sampler_2d_backward = not_implemented("grid_sampler_2d_backward")
+grid_sampler_3d_backward = not_implemented("grid_sampler_3d_backward")
 
 
 def affine_grid_generator_backward(grad, size, align_corners):

@@ -1,11 +1,13 @@
-"""Upsampling kernels: nearest and (bi)linear over the last one or two dims, and their backward ops.
+"""Upsampling kernels: nearest, nearest-exact and (bi/tri)linear over the last one to three dims, and their backward
+ops (bicubic and the antialiased modes are in nn_upsample_filters.py).
 
 Runtime layer: the upsample rows of the op table, reached by F.interpolate and
-nn.Upsample. One kernel serves 1-d and 2-d: each spatial dim gets its source
+nn.Upsample. One kernel serves 1-d, 2-d and 3-d: each spatial dim gets its source
 positions from the output size and the optional scale, exactly as ATen
 computes them in the input's opmath type (float32 for float):
 
     nearest:  src = min(floor(dst * scale), in - 1)         scale = 1/scale_factor or in/out
+    nearest-exact: src = min(floor((dst + 0.5) * scale), in - 1)
     linear:   src = scale * (dst + 0.5) - 0.5 (>= 0)         align_corners=False
               src = dst * (in - 1) / (out - 1)               align_corners=True
               i0 = min(floor(src), in - 1), i1 = i0 + (i0 < in - 1), w1 = src - i0, w0 = 1 - w1
@@ -30,9 +32,9 @@ def _scale(in_size, out_size, scale, dtype):
     return dtype(in_size) / dtype(out_size)
 
 
-def _nearest_positions(in_size, out_size, scale, dtype):
+def _nearest_positions(in_size, out_size, scale, exact=False):
     scale = _scale(in_size, out_size, scale, np.float32)  # ATen's nearest index math is float for every dtype
-    dst = np.arange(out_size, dtype=np.float32)
+    dst = np.arange(out_size, dtype=np.float32) + np.float32(0.5 if exact else 0)
     return np.minimum(np.floor(dst * scale).astype(np.int64), in_size - 1)
 
 
@@ -74,7 +76,7 @@ def _check(self, output_size, nd, name, float_only=False):
         raise RuntimeError(f"It is expected output_size equals to {nd}, but got size {len(output_size)}")
     spatial = tuple(self.shape[2:])
     if any(s <= 0 for s in spatial) or any(s <= 0 for s in output_size):
-        labels = ("H", "W")[2 - nd:]
+        labels = ("D", "H", "W")[3 - nd:]
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({_labelled(labels, spatial)}) "
                            f"output ({_labelled(labels, output_size)})")
     return tuple(self.shape[:2]) + tuple(output_size)
@@ -91,12 +93,12 @@ def _grid(index_per_dim):
 
 
 # ---------------------------------------------------------------- nearest
-def _nearest(nd):
-    name = f"upsample_nearest{nd}d"
+def _nearest(nd, exact=False):
+    name = f"_upsample_nearest_exact{nd}d" if exact else f"upsample_nearest{nd}d"
 
     def kernel(self, output_size, *scales):
         _check(self, output_size, nd, name)
-        positions = [_nearest_positions(i, o, s, None) for i, o, s in
+        positions = [_nearest_positions(i, o, s, exact) for i, o, s in
                      zip(self.shape[2:], output_size, _pad(scales, nd))]
         return _laid_out(self._np[_grid(positions)], self, self.dtype)
 
@@ -106,7 +108,7 @@ def _nearest(nd):
 
     def backward_kernel(grad_output, output_size, input_size, *scales):
         dtype = compute_dtype(grad_output.dtype)
-        positions = [_nearest_positions(i, o, s, None) for i, o, s in
+        positions = [_nearest_positions(i, o, s, exact) for i, o, s in
                      zip(input_size[2:], output_size, _pad(scales, nd))]
         grad = np.zeros(tuple(input_size), dtype)
         np.add.at(grad, _grid(positions), grad_output._np.astype(dtype))
@@ -147,7 +149,7 @@ def _interpolate(x, weights_per_dim, index_per_dim):
 
 
 def _linear(nd):
-    name = "upsample_linear1d" if nd == 1 else "upsample_bilinear2d"
+    name = {1: "upsample_linear1d", 2: "upsample_bilinear2d", 3: "upsample_trilinear3d"}[nd]
 
     def positions(in_sizes, output_size, align_corners, scales, dtype):
         return [_linear_positions(i, o, align_corners, s, dtype) for i, o, s in
@@ -188,3 +190,8 @@ upsample_nearest1d, upsample_nearest1d_backward = _nearest(1)
 upsample_nearest2d, upsample_nearest2d_backward = _nearest(2)
 upsample_linear1d, upsample_linear1d_backward = _linear(1)
 upsample_bilinear2d, upsample_bilinear2d_backward = _linear(2)
+upsample_nearest3d, upsample_nearest3d_backward = _nearest(3)
+upsample_trilinear3d, upsample_trilinear3d_backward = _linear(3)
+upsample_nearest_exact1d, upsample_nearest_exact1d_backward = _nearest(1, exact=True)
+upsample_nearest_exact2d, upsample_nearest_exact2d_backward = _nearest(2, exact=True)
+upsample_nearest_exact3d, upsample_nearest_exact3d_backward = _nearest(3, exact=True)

@@ -10,9 +10,38 @@ decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
-from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pool, nn_upsample
+from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
 from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, op
+
+_FILTER_2D = "SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None"
+
+
+def _upsample_rows(name, arguments, rank, grad_fn, decomposition=None):
+    """An upsampling op's row and its backward op's: the backward takes the gradient and the input's sizes first."""
+    plain = name.lstrip("_")
+    kernels = getattr(nn_upsample, plain, None) or getattr(nn_upsample_filters, plain)
+    backward_kernels = (getattr(nn_upsample, plain + "_backward", None)
+                        or getattr(nn_upsample_filters, plain + "_backward"))
+    size_arguments = arguments.replace("output_size,", f"output_size, SymInt[{rank}] input_size,", 1)
+    return (op(f"{name}(Tensor self, {arguments}) -> Tensor", (), kernels, getattr(f, plain), grad_fn=grad_fn,
+               decomposition=decomposition),
+            op(f"{name}_backward(Tensor grad_output, {size_arguments}) -> Tensor", (), backward_kernels,
+               getattr(f, plain + "_backward")))
+
+
+def _pad_rows(kind, nd):
+    """F.pad's reflect / replicate over nd dims (nn_pad_ops.py): the pad, kept whole in traced graphs, and its
+    backward op."""
+    kernels, backward_kernels, decomposition = nn_pad_ops.PADS[kind, nd]
+    derivative, backward_derivative = nn_pad_ops.formulas(kind, nd)
+    name = f"{kind}_pad{nd}d"
+    tags = () if name == "replication_pad1d" else CORE  # (torch's tags)
+    return (op(f"{name}(Tensor self, SymInt[{2 * nd}] padding) -> Tensor", tags, kernels, derivative,
+               grad_fn=f"{kind.capitalize()}Pad{nd}DBackward0", decomposition=decomposition),
+            op(f"{name}_backward(Tensor grad_output, Tensor self, SymInt[{2 * nd}] padding) -> Tensor", (),
+               backward_kernels, backward_derivative))
+
 
 ROWS = [
     # mse_loss (nn_apart_ops.py)
@@ -78,6 +107,24 @@ ROWS = [
     op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
        "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
        nn_upsample.upsample_bilinear2d_backward, f.upsample_bilinear2d_backward),
+    # 3-d nearest and trilinear, nearest-exact (nn_upsample.py); bicubic and the antialiased modes
+    # (nn_upsample_filters.py): torch's traced graphs keep the antialiased ones whole, and decompose the others
+    *_upsample_rows("upsample_nearest3d", "SymInt[3] output_size, float? scales_d=None, float? scales_h=None, "
+                    "float? scales_w=None", 5, "UpsampleNearest3DBackward0", decup.upsample_nearest3d),
+    *_upsample_rows("_upsample_nearest_exact1d", "SymInt[1] output_size, float? scales=None", 3,
+                    "UpsampleNearestExact1DBackward0", decup.upsample_nearest_exact1d),
+    *_upsample_rows("_upsample_nearest_exact2d", "SymInt[2] output_size, float? scales_h=None, float? scales_w=None",
+                    4, "UpsampleNearestExact2DBackward0", decup.upsample_nearest_exact2d),
+    *_upsample_rows("_upsample_nearest_exact3d", "SymInt[3] output_size, float? scales_d=None, float? scales_h=None, "
+                    "float? scales_w=None", 5, "UpsampleNearestExact3DBackward0", decup.upsample_nearest_exact3d),
+    *_upsample_rows("upsample_trilinear3d", "SymInt[3] output_size, bool align_corners, float? scales_d=None, "
+                    "float? scales_h=None, float? scales_w=None", 5, "UpsampleTrilinear3DBackward0",
+                    decup.upsample_trilinear3d),
+    *_upsample_rows("upsample_bicubic2d", _FILTER_2D, 4, "UpsampleBicubic2DBackward0"),
+    *_upsample_rows("_upsample_bilinear2d_aa", _FILTER_2D, 4, "UpsampleBilinear2DAaBackward0"),
+    *_upsample_rows("_upsample_bicubic2d_aa", _FILTER_2D, 4, "UpsampleBicubic2DAaBackward0"),
+    *_upsample_rows("_upsample_lanczos2d_aa", _FILTER_2D, 4, "UpsampleLanczos2DAaBackward0"),
+    *(row for kind in ("reflection", "replication") for nd in (1, 2, 3) for row in _pad_rows(kind, nd)),
     # the CPU's fused attention (nn_attention.py), what F.scaled_dot_product_attention picks where it can
     op("_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., "
        "bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", (),

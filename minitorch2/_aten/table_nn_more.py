@@ -4,11 +4,13 @@ group norm (nn_group_norm.py) and weight normalization's fused op (weight_norm_o
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
-reads exactly as one there). Kernels and meta functions are in nn_more_ops.py,
+reads exactly as one there). Kernels and meta functions are in nn_more_ops.py (the 3-d grid sampler's in
+grid_sampler_3d.py),
 derivative formulas in nn_more_formulas.py. The other layers beyond the core set
 (padding modes, transposed convolution, instance norm,
 more activations) are composites of existing rows (nn/_functional_more.py).
 """
+from . import grid_sampler_3d as gs3
 from . import nn_group_norm as gn, nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps, weight_norm_ops
 
 FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
@@ -43,6 +45,11 @@ def rows(op, inplace):
         op("grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, "
            "int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)", (),
            k.grid_sampler_2d_backward, f.grid_sampler_2d_backward, grad_fn="GridSampler2DBackwardBackward0"),
+        op("grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) "
+           "-> Tensor", (), gs3.grid_sampler_3d, f.grid_sampler_3d, grad_fn="GridSampler3DBackward0"),
+        op("grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, "
+           "int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)", (),
+           gs3.grid_sampler_3d_backward, f.grid_sampler_3d_backward, grad_fn="GridSampler3DBackwardBackward0"),
         op("affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor", (),
            k.affine_grid_generator, f.affine_grid_generator),
         op("affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor", (),

@@ -107,9 +107,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
         align_corners = False
-    if input.dim() == 5 and grid.dim() == 5:
-        raise NotImplementedError("minitorch2: grid_sample of 5-D (volumetric) inputs is not implemented")
-    return aten.grid_sampler_2d.default(input, grid, _INTERPOLATION_MODES[mode], _PADDING_MODES[padding_mode],
+    sampler = aten.grid_sampler_3d if input.dim() == 5 and grid.dim() == 5 else aten.grid_sampler_2d
+    return sampler.default(input, grid, _INTERPOLATION_MODES[mode], _PADDING_MODES[padding_mode],
                                         align_corners)
 
 

@@ -86,9 +86,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.size()}")
     n, c = input.shape[:2]
-    x = input.reshape([1, n * c] + list(input.shape[2:]))
     weight, bias, mean, var = (None if t is None else aten.repeat.default(t, [n])
                                for t in (weight, bias, running_mean, running_var))
+    x = input.reshape([1, n * c] + list(input.shape[2:]))  # (after the repeats, in ATen's order)
     out = aten.native_batch_norm.default(x, weight, bias, mean, var, use_input_stats, momentum, eps)[0]
     with _grad_mode.no_grad():
         for running, repeated in ((running_mean, mean), (running_var, var)):
@@ -200,6 +200,9 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
                                   + _PAD_COMBINATIONS)
     _check_pad_sizes(input, pad, mode)
+    if mode != "circular":  # one ATen op, as torch's (reflection_pad2d, replication_pad1d, ...)
+        kind = "reflection" if mode == "reflect" else "replication"
+        return getattr(aten, f"{kind}_pad{padded}d").default(input, list(pad))
     out = input
     for i in range(padded):
         dim = input.dim() - 1 - i

@@ -1,4 +1,5 @@
-"""F.interpolate (and so nn.Upsample): modes nearest, linear, bilinear and area (adaptive average pooling).
+"""F.interpolate (and so nn.Upsample): modes nearest, nearest-exact, linear, bilinear, trilinear, bicubic (with or
+without antialias), lanczos (antialiased only) and area (adaptive average pooling).
 
 Runtime layer, part of nn.functional. The argument rules are torch's
 (nn/functional.py's interpolate): exactly one of size and scale_factor,
@@ -10,14 +11,14 @@ recompute_scale_factor=True.
 """
 import math
 
-from .._aten.decompositions_upsample import nearest_traced
+from .._aten.decompositions_upsample import bicubic_traced, linear_traced, nearest_traced
 from .._ops import ops
 from ._functional_more import _is_traced
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 
 aten = ops.aten
 
-_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
 def _output_size_and_scales(input, size, scale_factor, recompute_scale_factor):
@@ -60,28 +61,36 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     elif align_corners is None:
         align_corners = False
     output_size, scales = _output_size_and_scales(input, size, scale_factor, recompute_scale_factor)
-    if antialias:
-        raise NotImplementedError("minitorch2: interpolate with antialias=True is not implemented")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
     if mode == "area" and input.dim() in (3, 4, 5):  # an average over each cell's adaptive window, as torch's
         return getattr(F, f"adaptive_avg_pool{input.dim() - 2}d")(input, output_size)
-    if mode == "nearest" and input.dim() in (3, 4) and _is_traced(input):
-        return nearest_traced(input, output_size, scales)  # (the .vec overload's Python form, as torch traces it)
-    if mode == "nearest" and input.dim() == 3:
-        return aten.upsample_nearest1d.default(input, output_size, *scales)
-    if mode == "nearest" and input.dim() == 4:
-        return aten.upsample_nearest2d.default(input, output_size, *scales)
-    if mode == "linear" and input.dim() == 3:
-        return aten.upsample_linear1d.default(input, output_size, align_corners, *scales)
-    if mode == "bilinear" and input.dim() == 4:
-        return aten.upsample_bilinear2d.default(input, output_size, align_corners, *scales)
-    if mode == "linear" and input.dim() in (4, 5):
-        raise NotImplementedError(f"Got {input.dim()}D input, but linear mode needs 3D input")
-    if mode == "bilinear" and input.dim() in (3, 5):
-        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
-    if mode in ("nearest", "linear", "bilinear") and input.dim() not in (3, 4, 5):
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
-                                  f"for the modes: {_MODES} (got {mode})")
-    if mode not in _MODES.split(" | "):
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
-                                  f"for the modes: {_MODES} (got {mode})")
-    raise NotImplementedError(f"minitorch2: interpolate mode '{mode}' on {input.dim()}D input is not implemented")
+    nd = input.dim() - 2
+    if mode in ("nearest", "nearest-exact") and input.dim() in (3, 4, 5) and _is_traced(input):
+        # (the .vec overload's Python form, as torch traces it)
+        return nearest_traced(input, output_size, scales, exact=mode == "nearest-exact")
+    if mode == "nearest" and input.dim() in (3, 4, 5):
+        return getattr(aten, f"upsample_nearest{nd}d").default(input, output_size, *scales)
+    if mode == "nearest-exact" and input.dim() in (3, 4, 5):
+        return getattr(aten, f"_upsample_nearest_exact{nd}d").default(input, output_size, *scales)
+    if mode == "lanczos" and input.dim() == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        return aten._upsample_lanczos2d_aa.default(input, output_size, align_corners, *scales)
+    linear_op = {("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
+                 ("trilinear", 5): "upsample_trilinear3d", ("bicubic", 4): "upsample_bicubic2d"}.get((mode, input.dim()))
+    if linear_op and antialias:
+        linear_op = f"_{linear_op}_aa"  # (torch's traced graphs keep these whole)
+    elif linear_op and _is_traced(input) and input.dtype.is_floating_point:  # (the .vec overloads' Python forms)
+        traced = bicubic_traced if mode == "bicubic" else linear_traced
+        return traced(input, output_size, align_corners, scales)
+    if linear_op:
+        return getattr(aten, linear_op).default(input, output_size, align_corners, *scales)
+    needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
+    if mode in needs and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {needs[mode]}D input")
+    raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                              f"for the modes: {_MODES} (got {mode})")

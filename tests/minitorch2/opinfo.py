@@ -72,6 +72,10 @@ COVERED_ELSEWHERE = {
     # tests/minitorch2/test_more_ops.py: multinomial's samples against torch's, seeded; log_sigmoid and the
     # upsampling ops through F.logsigmoid and F.interpolate, values and gradients
     "multinomial.*": "random ops", "log_sigmoid*": "nn ops", "upsample_*": "nn ops",
+    # tests/nn/test_vision_kernels_s36.py: nearest-exact, the antialiased modes and 5-d grid sampling through
+    # F.interpolate and F.grid_sample, values, gradients and traced ops against torch's
+    "_upsample_*": "vision kernels", "grid_sampler_3d*": "vision kernels",
+    "reflection_pad*": "vision kernels", "replication_pad*": "vision kernels",
     # tests/minitorch2/test_common_ops.py: the commonly used ops of table_more.py, values, errors, gradients,
     # traced ops and compiled results against torch
     **{f"{name}.*": "common ops" for name in (

@@ -14,9 +14,9 @@ siamese_shared_batchnorm_compiled.py: a module with batch norm called twice in o
 Siamese tower on both images) failed to compile under the inductor: the decomposition's copy_ into the running
 statistics bumped their version, which the first call's NativeBatchNormBackward had saved; ATen's kernel writes
 them without a bump (its schema marks no write), and so does the decomposition now.
-reflection_padded_stylizer_compiled.py (xfail): F.pad's reflect mode (nn.ReflectionPad2d) is a composite here
-(arange, abs, index_select), where torch's is one ATen op, aten.reflection_pad2d, with its own backward op
-(and inductor's decomposition into _unsafe_index / _unsafe_masked_index), so compiled graphs differ op by op."""
+reflection_padded_stylizer_compiled.py: F.pad's reflect mode (nn.ReflectionPad2d) was a composite here (arange, abs,
+index_select), where torch's is one ATen op, aten.reflection_pad2d, with its own backward op; session 36 made reflect
+and replicate ATen's ops (nn_pad_ops.py) and put instance_norm's view after its repeats, as ATen's."""
 import pytest
 
 from .program_reports import all_same, compare_report
@@ -31,10 +31,6 @@ def test_program_prints_and_traces_what_torch_does(name):
     assert all_same(report), report
 
 
-@pytest.mark.xfail(strict=True, reason="the reflect/replicate/circular padding modes are composites of arange, abs "
-                   "and index_select here, where torch records aten.reflection_pad2d and reflection_pad2d_backward "
-                   "(decomposed by inductor into _unsafe_index and _unsafe_masked_index): the AOT graphs of a "
-                   "compiled style-transfer net differ op by op (the values and printed losses agree)")
 def test_reflection_padding_is_one_aten_op_in_compiled_graphs():
     report = compare_report(FOLDER, "reflection_padded_stylizer_compiled")
     assert all_same(report), report
