@@ -28,6 +28,7 @@ _LEGACY_NAMES = {
 }
 
 
+_warned_float = False  # (torch warns about float() of a tensor that requires grad once a process)
 _NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, "
@@ -113,6 +114,10 @@ class _Conveniences:
         return self.item()
 
     def __float__(self):
+        if self.requires_grad and not _warned_float:  # (int(), item() and formatting do not warn)
+            globals()["_warned_float"] = True
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                          "Consider using tensor.detach() first.", stacklevel=2)
         return float(self._one_element())
 
     def __int__(self):

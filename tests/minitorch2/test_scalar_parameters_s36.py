@@ -108,3 +108,17 @@ def test_numpy_refuses_a_tensor_that_requires_grad(convert):
         with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that requires grad"):
             convert(lib.ones(2, requires_grad=True))
         assert convert(lib.ones(2, requires_grad=True).detach()).tolist() == [1.0, 1.0]
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_torchs():
+    """torch warns (once a process) that float() of a tensor requiring grad may surprise; int(), item() and format
+    specs do not warn. Found (session 36, a tutorial's printed warnings)."""
+    from minitorch2 import _tensor_more  # (reason: the once-a-process flag, reset so this test sees the first call)
+    _tensor_more._warned_float = False
+    x = minitorch2.ones(1, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        int(x), x.item(), f"{x[0]:.2f}"
+        assert float(x) == 1.0 and float(x) == 1.0
+    assert [str(w.message).split("\n")[0] for w in caught] == [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."]
