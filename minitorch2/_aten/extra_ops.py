@@ -16,6 +16,7 @@ from .. import _dtype
 from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
+from .more_ops2 import real_only
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
 from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, median_value, nan_as, refuse_bool_median
 from .tie_order import mode_of, nth_element
@@ -420,7 +421,7 @@ def _special(fn, half=True):
 erfc, i0, special_i1, sinc, special_entr = (_special(fn) for fn in (scipy.special.erfc, scipy.special.i0,
                                                                     scipy.special.i1, np.sinc, _entr))
 special_ndtri = _special(scipy.special.ndtri, half=False)
-copysign = binary(lambda a, b, dtype: np.copysign(a, b), out="float")
+copysign = binary(real_only("copysign", np.copysign), out="float")
 
 
 # ---------------------------------------------------------------- selections and reductions

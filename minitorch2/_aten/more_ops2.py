@@ -19,12 +19,23 @@ from . import pointwise as pw
 from .derivatives_util import _shape, sum_to
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
 from .meta_util import with_strides, wrap_dim
-from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
+from .pointwise_arithmetic import _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel, rounded_from_double
 from .reductions import sum_dtype
 
 aten = ops.aten
+
+
+def real_only(name, fn):
+    """A binary numpy function ATen has no complex kernel for: its NotImplementedError, not numpy's TypeError."""
+    def compute(a, b, *, dtype):
+        if dtype.is_complex:
+            raise _not_implemented(f"{name}_cpu", dtype)
+        return fn(a, b)
+
+    return compute
+
 
 tan = unary_float(rounded_from_double(np.tan))
 asin = unary_float(rounded_from_double(np.arcsin))
@@ -35,7 +46,7 @@ cosh = unary_float(rounded_from_double(np.cosh))
 log2 = unary_float(rounded_from_double(np.log2))
 log10 = unary_float(rounded_from_double(np.log10))
 exp2 = unary_float(np.exp2)
-atan2 = binary(_any_dtype(np.arctan2), out="float")
+atan2 = binary(real_only("atan2", np.arctan2), out="float")
 acosh = unary_float(np.arccosh)
 asinh = unary_float(np.arcsinh)
 atanh = unary_float(rounded_from_double(np.arctanh))
@@ -109,7 +120,7 @@ nextafter = _float_only("nextafter", np.nextafter)
 
 
 def _fmod(a, b, *, dtype):
-    if dtype is _dtype.bool_:
+    if dtype is _dtype.bool_ or dtype.is_complex:
         raise _not_implemented("fmod_cpu", dtype)
     if not dtype.is_floating_point:
         _check_int_division(a, b)
@@ -332,7 +343,7 @@ def shift_right_values(a, b):
 def _shift(name, fn):
     """<< and >> on integers (floats and bools are refused, as ATen's integral-only kernels do)."""
     def compute(a, b, *, dtype):
-        if dtype.is_floating_point or dtype is _dtype.bool_:
+        if dtype.is_inexact or dtype is _dtype.bool_:  # (complex too)
             raise _not_implemented(f"{name}_cpu", dtype)
         # (np.array(...).astype wraps a Python int as a C cast does; np.asarray(-1, uint8) would refuse it)
         return fn(np.array(a).astype(dtype.np), np.array(b).astype(dtype.np))
@@ -346,7 +357,7 @@ def _integral_binary(name, fn):
     kernel, meta = binary(_shift(name, fn))
 
     def checked_meta(self, other):
-        integral = lambda t: not (t.dtype.is_floating_point or t.dtype is _dtype.bool_)
+        integral = lambda t: not (t.dtype.is_inexact or t.dtype is _dtype.bool_)
         if isinstance(self, Tensor) and not integral(self):
             raise RuntimeError(f"{name}: Expected input tensor to have an integral dtype. Got {self.dtype}")
         if isinstance(other, Tensor) and not integral(other):
@@ -412,7 +423,7 @@ def logaddexp2_formula(grad, self, other, needs_grad):
 _TYPE_META_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
                     "int64": "long int",
                     "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-                    "bool": "bool"}
+                    "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def same_dtype_in_place(impl):

@@ -141,7 +141,7 @@ def _logical(fn):
 
 def _bitwise(fn):
     def compute(a, b, *, dtype):
-        if dtype.is_floating_point:
+        if dtype.is_inexact:  # (complex too)
             raise _not_implemented(f"{fn.__name__}_cpu", dtype)
         return fn(a, b)
 
