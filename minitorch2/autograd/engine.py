@@ -66,8 +66,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
     arriving at those edges instead of accumulating into leaves (autograd.grad)."""
     if retain_graph is None:
         retain_graph = create_graph
-    edges = _roots(outputs)
     grads = _make_grads(outputs, grad_outputs)
+    edges = _roots(outputs)
+    if capture is not None and None in capture:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
     buffers = {}
     previous = state.grad_enabled
     state.grad_enabled = create_graph
@@ -178,9 +180,10 @@ def _accumulate(buffers, node, nr, g):
 
 
 def _run_pre_hooks(node, incoming):
-    if node._pre_hooks:
+    leaf = isinstance(node, AccumulateGrad) and node.variable._backward_hooks  # a leaf's hooks: a pre-hook of its node
+    if node._pre_hooks or leaf:
         incoming = list(incoming)
-        for nr, hooks in node._pre_hooks.items():
+        for nr, hooks in ({0: leaf} if leaf else node._pre_hooks).items():
             if nr >= len(incoming) or incoming[nr] is None:
                 continue
             for hook in hooks:
@@ -217,9 +220,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = [None] * len(outputs) if grad_outputs is None else list(_as_tuple(grad_outputs))
-    input_edges = [gradient_edge(t) for t in inputs]
-    if None in input_edges:
-        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    # (a view made under no_grad of a tensor that requires grad has no edge: an input no path reaches)
+    input_edges = [gradient_edge(t) or ((object(), 0) if t.requires_grad else None) for t in inputs]
     capture = dict.fromkeys(input_edges)
     run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)
     result = [capture[edge] for edge in input_edges]

@@ -128,14 +128,9 @@ class AccumulateGrad(Node):
         self.sequence_nr = float("inf")  # leaves run as soon as they are ready, as in torch
 
     def apply(self, grads):
-        grad = grads[0] if grads else None
-        if grad is None:
+        grad, var = grads[0] if grads else None, self.variable  # (its tensor hooks ran in the engine)
+        if grad is None or not var.requires_grad:  # (a leaf detach_()ed since the graph was recorded)
             return []
-        var = self.variable
-        for hook in var._backward_hooks or ():
-            new = hook(grad)
-            if new is not None:
-                grad = new
         if var.grad is None and not obeys_layout_contract(grad, var):
             var.grad = clone_obeying_layout_contract(grad, var)
         elif var.grad is None:
