@@ -64,8 +64,7 @@ def _dependencies(root_nodes):
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None):
     """Propagate gradients. With `capture` (a dict edge -> None), collect the gradients
     arriving at those edges instead of accumulating into leaves (autograd.grad)."""
-    if retain_graph is None:
-        retain_graph = create_graph
+    retain_graph = create_graph if retain_graph is None else retain_graph
     grads = _make_grads(outputs, grad_outputs)
     edges = _roots(outputs)
     if capture is not None and None in capture:
@@ -187,8 +186,7 @@ def _run_pre_hooks(node, incoming):
             if nr >= len(incoming) or incoming[nr] is None:
                 continue
             for hook in hooks:
-                new = hook(incoming[nr])
-                if new is not None:
+                if (new := hook(incoming[nr])) is not None:
                     incoming[nr] = new
     if node._retained:
         for nr, ref in node._retained.items():
@@ -207,9 +205,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensors = _as_tuple(tensors)
     grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
     if inputs is not None:
-        inputs = _as_tuple(inputs)
         found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
-        for t, g in zip(inputs, found):
+        for t, g in zip(_as_tuple(inputs), found):
             if g is not None:
                 t.grad = g.detach() if t.grad is None else t.grad + g
         return

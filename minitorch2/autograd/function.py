@@ -12,6 +12,7 @@ import weakref
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import Tensor
+from ._record import _check_inplace, rebase_view_history
 from .grad_mode import no_grad
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
@@ -129,11 +130,15 @@ class Function:
             if isinstance(out, Tensor):
                 if id(out) in ctx._dirty and out.requires_grad and out.grad_fn is None:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+                # a view written in place: torch's checks, and its base's history remade around the node
+                base = _check_inplace(out) if id(out) in ctx._dirty and out._base is not None else None
                 if any(out is a for a in args) and id(out) not in ctx._dirty:
                     out = out.view_as(out)
                 if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
-                    out.grad_fn = node
-                    out._output_nr = i
+                    if base is not None and single and out is args[0]:  # (CopySlices: the view is its first input)
+                        rebase_view_history(out, base, node)
+                    else:
+                        out.grad_fn, out._output_nr = node, i
                     ctx._saved = tuple(SavedTensor(out, node, i) if s is not None and s.tensor is out and not s.hooks
                                        else s for s in ctx._saved)  # a saved output: kept as torch keeps one
             result.append(out)

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 import torch
 import torch.func
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import autograd
 import minitorch2
@@ -274,7 +275,7 @@ def run_program(name, leaves, steps):
             warnings.simplefilter("ignore")
             for step, args in steps:
                 getattr(run, step)(*args)
-    except Exception as error:  # the error is part of the outcome both libraries must share
+    except Exception as error:  # noqa: BLE001  (the error is part of the outcome both libraries must share)
         run.log.append(("error", type(error).__name__, _key_phrase(str(error))))
     return run.log
 
