@@ -190,8 +190,7 @@ def _run_pre_hooks(node, incoming):
                     incoming[nr] = new
     if node._retained:
         for nr, ref in node._retained.items():
-            t = ref()
-            if t is not None and nr < len(incoming) and incoming[nr] is not None:
+            if (t := ref()) is not None and nr < len(incoming) and incoming[nr] is not None:
                 g = incoming[nr].detach()
                 t.grad = g if t.grad is None else t.grad + g
     return incoming
@@ -226,7 +225,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)
     result = [capture[edge] for edge in input_edges]
     if materialize_grads:
-        return tuple(ops.aten.zeros_like.default(t) if g is None else g for t, g in zip(inputs, result))
+        return tuple(ops.aten.zeros_like.default(t).requires_grad_(create_graph) if g is None else g
+                     for t, g in zip(inputs, result))
     if not allow_unused and any(g is None for g in result):
         raise RuntimeError(f"The differentiated Tensor at index {[g is None for g in result].index(True)} appears to "
                            "not have been used in the graph. Set allow_unused=True if this is the desired behavior.")
