@@ -26,7 +26,7 @@ class FunctionCtx:
         self._dirty = set()
 
     def save_for_backward(self, *tensors):
-        self._saved = tuple(SavedTensor(t) if t is not None else None for t in tensors)
+        self._saved = tensors  # (kept as SavedTensors once the node is made: torch checks and packs them then)
 
     @property
     def saved_tensors(self):
@@ -85,9 +85,8 @@ class BackwardCFunction(Node):
         return grads
 
     def release(self):
-        for s in self.ctx._saved:
-            if s is not None:
-                s.free()
+        for s in filter(None, self.ctx._saved):
+            s.free()
 
 
 class Function:
@@ -119,6 +118,7 @@ class Function:
         if not needs_grad:
             return outputs
         node = cls._backward_cls(cls, ctx)
+        ctx._saved = tuple(SavedTensor(t) if t is not None else None for t in ctx._saved)
         node._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
         edges = [gradient_edge(a) for a in tensor_args]  # as in torch, only tensor arguments have edges
         node.next_functions = tuple(e or (None, 0) for e in edges)

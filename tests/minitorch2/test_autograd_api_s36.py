@@ -156,7 +156,7 @@ class Run:
         self.pool = list(self.leaves)
         self.retained = []
         # the known gaps (the strict xfails below) are stepped around: in-place writes after an inference-mode
-        # view or a module with backward hooks, custom Functions after an inference tensor was made
+        # view or a module with backward hooks
         self.after_inference = self.after_backward_hooks = False
 
     def pick(self, index):
@@ -212,8 +212,6 @@ class Run:
         self.pick(i).register_hook(HOOKS[kind](self.L, self.log))
 
     def function(self, kind, i, j):
-        if self.after_inference:
-            return
         out = _functions(self.L)[kind].apply(self.pick(i), self.pick(j))
         for t in out if isinstance(out, tuple) else (out,):
             self.add(t)
@@ -410,22 +408,6 @@ def _inference_view_of_a_written_base(L, func):
     return view * 1
 
 
-def _function_saving_an_inference_tensor_without_grad(L, func):
-    class Save(L.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
-    with L.inference_mode():
-        x = L.ones(2)
-    return Save.apply(x)
-
-
 GAPS = {
     "vmap over a 0-d tensor": (lambda L, F: F.vmap(lambda v: v * 2)(L.tensor(1.0)),
                                "torch raises ValueError naming in_dim; autograd/func.py's vmap indexes past the shape"),
@@ -437,9 +419,6 @@ GAPS = {
     "inference-mode view of a base written later": (
         _inference_view_of_a_written_base, ("torch records a view's creation mode (CreationMeta::INFERENCE_MODE) and "
                                            "refuses its use once its base is written; ours keeps no creation mode")),
-    "Function saving an inference tensor with no grad needed": (
-        _function_saving_an_inference_tensor_without_grad, ("torch saves ctx tensors only when the node is made; "
-                                                           "ours wraps them in save_for_backward and refuses at once")),
 }
 
 
