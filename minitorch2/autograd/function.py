@@ -108,7 +108,7 @@ class Function:
         ctx = FunctionCtx()
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
+        needs_grad = state.grad_enabled and not state.inference_mode and any(t.requires_grad for t in tensor_args)
         with no_grad():
             if not hasattr(cls, "setup_context"):  # the classic style: forward(ctx, *args)
                 outputs = cls.forward(ctx, *args, **kwargs)

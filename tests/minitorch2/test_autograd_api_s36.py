@@ -212,6 +212,8 @@ class Run:
         self.pick(i).register_hook(HOOKS[kind](self.L, self.log))
 
     def function(self, kind, i, j):
+        if kind == "dirty" and self.after_backward_hooks:  # (an in-place write too)
+            return
         out = _functions(self.L)[kind].apply(self.pick(i), self.pick(j))
         for t in out if isinstance(out, tuple) else (out,):
             self.add(t)
