@@ -9,7 +9,10 @@ libraries must leave the same log: every tensor's shape, dtype, requires_grad, i
 every value a hook saw, every gradient (None apart from zeros), or the same error class and first line of
 its message.
 
-MT2_AUTOGRAD_API_EXAMPLES=N runs the grammar with N examples (default 120)."""
+A compiled variant compiles the forward steps (minitorch2.compile beside torch.compile with aot_eager) and asks
+for the gradients outside, with hooks on the leaves.
+
+MT2_AUTOGRAD_API_EXAMPLES=N runs the grammar with N examples (default 120; the compiled variant N // 30)."""
 import os
 import warnings
 
@@ -21,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import autograd
+import frontend
 import minitorch2
 
 pytestmark = pytest.mark.runtime
@@ -356,11 +360,14 @@ FORWARD = st.one_of(
         index)),
     st.just(("int_requires_grad", (0,))),
 )
-GRADIENT = st.one_of(
+GRADIENT_CALLS = [
     st.tuples(st.just("backward"), st.tuples(index, st.booleans(), st.booleans())),
     st.tuples(st.just("grad"), st.tuples(index, st.lists(index, min_size=1, max_size=3), st.booleans(),
                                          st.booleans(), st.booleans(), st.booleans(), st.booleans())),
     st.tuples(st.just("zero_grad"), st.tuples(st.booleans())),
+]
+GRADIENT = st.one_of(
+    *GRADIENT_CALLS,
     st.tuples(st.just("functional"), st.tuples(st.sampled_from(
         ["jacobian", "hessian", "vjp", "jvp", "func_grad", "vmap"]), index)),
 )
@@ -429,3 +436,55 @@ GAPS = {
 def test_known_gap_as_torch(name):
     program, _ = GAPS[name]
     assert _outcome(program, torch, torch.func) == _outcome(program, minitorch2, autograd)
+
+
+# ---- a compiled variant: the forward compiled, the gradients asked for outside ------------------------------------
+COMPILED_EXAMPLES = max(4, EXAMPLES // 30)
+COMPILERS = {"torch": lambda fn: torch.compile(fn, backend="aot_eager"), "minitorch2": minitorch2.compile}
+RESETS = {"torch": torch._dynamo.reset, "minitorch2": frontend.reset}
+
+
+def _forward(L, body):
+    """The program's forward steps as one function of the leaves, returning every tensor it made."""
+    def forward(*leaves):
+        pool = list(leaves)
+        for step, (name, *indices) in body:
+            operands = [pool[i % len(pool)] for i in indices]
+            pool.append((UNARY if step == "unary" else BINARY)[name](L, *operands))
+        return pool[len(leaves):]
+
+    return forward
+
+
+def run_compiled_program(name, leaves, hooks, body, tail):
+    L, func = LIBRARIES[name]
+    RESETS[name]()
+    run = Run(L, func, leaves)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for kind, i in hooks:
+                run.hook(kind, i)
+            for out in COMPILERS[name](_forward(L, body))(*run.leaves):
+                run.add(out)
+            for step, args in tail:
+                getattr(run, step)(*args)
+    except Exception as error:  # noqa: BLE001  (the error is part of the outcome both libraries must share)
+        run.log.append(("error", type(error).__name__, _key_phrase(str(error))))
+    return run.log
+
+
+@st.composite
+def compiled_programs(draw):
+    body = draw(st.lists(st.one_of(
+        st.tuples(st.just("unary"), st.tuples(st.sampled_from(sorted(UNARY)), index)),
+        st.tuples(st.just("binary"), st.tuples(st.sampled_from(sorted(BINARY)), index, index))), min_size=1, max_size=4))
+    hooks = draw(st.lists(st.tuples(st.sampled_from(sorted(HOOKS)), index), max_size=2))
+    tail = draw(st.lists(st.one_of(*GRADIENT_CALLS), min_size=1, max_size=2))
+    return draw(leaves()), hooks, body, tail
+
+
+@settings(SETTINGS, max_examples=COMPILED_EXAMPLES)
+@given(compiled_programs())
+def test_compiled_forward_with_gradients_outside_as_torch(program):
+    assert_same_logs(run_compiled_program("torch", *program), run_compiled_program("minitorch2", *program))
