@@ -70,8 +70,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
     if capture is not None and None in capture:
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     buffers = {}
-    previous = state.grad_enabled
-    state.grad_enabled = create_graph
+    previous, state.grad_enabled = state.grad_enabled, create_graph
     try:
         for (node, nr), out, g, user_grad in zip(edges, outputs, grads, grad_outputs):
             if g is not None and g.dtype is not out.dtype:  # validate_outputs on the root edges: shapes were
@@ -145,8 +144,7 @@ def validate_outputs(node, grads):
         raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - expected "
                            f"{len(edges)}, but got {len(grads)}")
     for i, metadata in enumerate(node.input_metadata):
-        g = grads[i]
-        if g is None or metadata is None:  # no gradient, or an edge that takes none
+        if (g := grads[i]) is None or metadata is None:  # no gradient, or an edge that takes none
             continue
         shape, dtype = metadata
         if g._shape != shape:
@@ -204,8 +202,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensors = _as_tuple(tensors)
     grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
     if inputs is not None:
+        _make_grads(tensors, grad_tensors), _roots(tensors)  # (torch checks the outputs first, then the inputs:
+        # one named twice gets its grad once, and each one's grad is retained, refused for one without grad)
+        inputs = list({id(t): t for t in _as_tuple(inputs) if t.requires_grad or t.retain_grad()}.values())
         found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
-        for t, g in zip(_as_tuple(inputs), found):
+        for t, g in zip(inputs, found):
             if g is not None:
                 t.grad = g.detach() if t.grad is None else t.grad + g
         return

@@ -159,8 +159,8 @@ class Run:
         self.leaves = [L.tensor(values, requires_grad=requires_grad) for values, requires_grad in leaves]
         self.pool = list(self.leaves)
         self.retained = []
-        # the known gaps (the strict xfails below) are stepped around: in-place writes after an inference-mode
-        # view or a module with backward hooks
+        # the known gaps (the strict xfails below) are stepped around: in-place writes after a view made under
+        # no_grad or inference mode, or after a module with backward hooks ran
         self.after_inference = self.after_backward_hooks = False
 
     def pick(self, index):
@@ -179,7 +179,7 @@ class Run:
 
     def under_modes(self, modes, name, i):
         x = self.pick(i)
-        self.after_inference |= "inference_mode" in modes
+        self.after_inference |= bool({"inference_mode", "no_grad", "set_grad_enabled_false"} & set(modes))
         with MODES[modes[0]](self.L):
             if len(modes) == 1:
                 return self.add(UNARY[name](self.L, x))
@@ -187,7 +187,7 @@ class Run:
                 self.add(UNARY[name](self.L, x))
 
     def decorated(self, mode, name, i):
-        self.after_inference |= mode == "inference_mode"
+        self.after_inference |= mode != "enable_grad"
         self.add(MODES[mode](self.L)(lambda x: UNARY[name](self.L, x))(self.pick(i)))
 
     def inplace(self, name, i, under_no_grad):
@@ -270,6 +270,18 @@ class Run:
             return
         self.log.append(_describe(out))
 
+    def backward_inputs(self, i, inputs):
+        x = self.pick(i)
+        x.sum().backward(inputs=[self.pick(k) for k in inputs])
+        self.log_grads()
+
+    def next_functions(self, i):
+        """The names two levels down the graph from a tensor's grad_fn."""
+        node = self.pick(i).grad_fn
+        self.log.append(("next_functions", None if node is None else [
+            (None, None) if n is None else (n.name(), [m and m.name() for m, _ in n.next_functions])
+            for n, _ in node.next_functions]))
+
     def log_grads(self):
         for x in self.leaves + self.retained:
             self.log.append(("grad", None if x.grad is None else _describe(x.grad)))
@@ -332,12 +344,13 @@ index = st.integers(0, 20)
 @st.composite
 def leaves(draw):
     shape = draw(st.sampled_from(SHAPES))
-    dtype = draw(st.sampled_from(["float32", "float64"]))
+    dtype = draw(st.sampled_from(["float32", "float64", "float64", "complex128"]))
     rng = np.random.default_rng(draw(st.integers(0, 2 ** 16)))
     made = []
     for k in range(draw(st.integers(1, 3))):
         own_shape = () if draw(st.booleans()) and k else shape
-        made.append((rng.uniform(0.5, 2.0, own_shape).astype(dtype), draw(st.booleans()) or k == 0))
+        values = rng.uniform(0.5, 2.0, own_shape) + (1j * rng.uniform(-1, 1, own_shape) if dtype[0] == "c" else 0)
+        made.append((np.asarray(values).astype(dtype), draw(st.booleans()) or k == 0))
     return made
 
 
@@ -365,6 +378,8 @@ GRADIENT_CALLS = [
     st.tuples(st.just("grad"), st.tuples(index, st.lists(index, min_size=1, max_size=3), st.booleans(),
                                          st.booleans(), st.booleans(), st.booleans(), st.booleans())),
     st.tuples(st.just("zero_grad"), st.tuples(st.booleans())),
+    st.tuples(st.just("backward_inputs"), st.tuples(index, st.lists(index, min_size=1, max_size=2))),
+    st.tuples(st.just("next_functions"), st.tuples(index)),
 ]
 GRADIENT = st.one_of(
     *GRADIENT_CALLS,
@@ -417,6 +432,14 @@ def _inference_view_of_a_written_base(L, func):
     return view * 1
 
 
+def _no_grad_view_of_a_written_base(L, func):
+    x = L.ones(3, requires_grad=True) * 1
+    with L.no_grad():
+        view = x.view(-1)
+    x.add_(1)
+    return view * 1
+
+
 GAPS = {
     "vmap over a 0-d tensor": (lambda L, F: F.vmap(lambda v: v * 2)(L.tensor(1.0)),
                                "torch raises ValueError naming in_dim; autograd/func.py's vmap indexes past the shape"),
@@ -425,6 +448,9 @@ GAPS = {
     "in-place on a module output with backward hooks": (
         _module_output_written, ("torch's BackwardHookFunction returns its inputs as views made in a custom Function, "
                                 "which refuse in-place writes; ours passes the tensors on unchanged")),
+    "no_grad view of a base written later": (
+        _no_grad_view_of_a_written_base, ("torch records a view's creation mode (CreationMeta::NO_GRAD_MODE) and "
+                                          "refuses its use once its base is written; ours keeps no creation mode")),
     "inference-mode view of a base written later": (
         _inference_view_of_a_written_base, ("torch records a view's creation mode (CreationMeta::INFERENCE_MODE) and "
                                            "refuses its use once its base is written; ours keeps no creation mode")),
