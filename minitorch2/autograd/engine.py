@@ -203,12 +203,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
     if inputs is not None:
         _make_grads(tensors, grad_tensors), _roots(tensors)  # (torch checks the outputs first, then the inputs:
-        # one named twice gets its grad once, and each one's grad is retained, refused for one without grad)
-        inputs = list({id(t): t for t in _as_tuple(inputs) if t.requires_grad or t.retain_grad()}.values())
+        # each one's grad is retained, refused for one without grad; a non-leaf's then arrives that way)
+        inputs = list({id(t): t for t in _as_tuple(inputs) if t.retain_grad() is None}.values())
         found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
         for t, g in zip(inputs, found):
-            if g is not None:
-                t.grad = g.detach() if t.grad is None else t.grad + g
+            if g is not None and t.grad_fn is None:  # a leaf's, as its AccumulateGrad would add it
+                t.grad = clone_obeying_layout_contract(g, t) if t.grad is None else t.grad + g
         return
     run_backward(tensors, grad_tensors, retain_graph, create_graph)
 
