@@ -61,9 +61,10 @@ def _dependencies(root_nodes):
     return deps
 
 
-def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None):
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None, only=None):
     """Propagate gradients. With `capture` (a dict edge -> None), collect the gradients
-    arriving at those edges instead of accumulating into leaves (autograd.grad)."""
+    arriving at those edges instead of accumulating into leaves (autograd.grad). With `only`
+    (nodes), run just them and the nodes leading to them (backward(inputs=...))."""
     retain_graph = create_graph if retain_graph is None else retain_graph
     grads = _make_grads(outputs, grad_outputs)
     edges = _roots(outputs)
@@ -80,7 +81,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
             _accumulate(buffers, node, nr, g)
         root_nodes = list({id(n): n for n, _ in edges}.values())
         deps = _dependencies(root_nodes)
-        needed = None if capture is None else _leading_to({node for node, _ in capture}, root_nodes)
+        targets = only if capture is None else {node for node, _ in capture}
+        needed = None if targets is None else _leading_to(targets, root_nodes) | (only or set())
         ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
         heapq.heapify(ready)
         while ready:
@@ -201,16 +203,13 @@ def _as_tuple(x):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     tensors = _as_tuple(tensors)
     grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
+    only = None
     if inputs is not None:
         _make_grads(tensors, grad_tensors), _roots(tensors)  # (torch checks the outputs first, then the inputs:
-        # each one's grad is retained, refused for one without grad; a non-leaf's then arrives that way)
-        inputs = list({id(t): t for t in _as_tuple(inputs) if t.retain_grad() is None}.values())
-        found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
-        for t, g in zip(inputs, found):
-            if g is not None and t.grad_fn is None:  # a leaf's, as its AccumulateGrad would add it
-                t.grad = clone_obeying_layout_contract(g, t) if t.grad is None else t.grad + g
-        return
-    run_backward(tensors, grad_tensors, retain_graph, create_graph)
+        # each one's grad is retained, refused for one without grad: a non-leaf's arrives that way, a leaf's
+        # through its AccumulateGrad; as in torch, their nodes run too)
+        only = {(gradient_edge(t) or (None, 0))[0] for t in _as_tuple(inputs) if t.retain_grad() is None}
+    run_backward(tensors, grad_tensors, retain_graph, create_graph, only=only)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
