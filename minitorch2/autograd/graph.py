@@ -107,7 +107,8 @@ class SavedTensor:
             t = ops.aten.detach.default(t)
             if state.grad_enabled:  # create_graph: the saved output is connected to its node again
                 t._requires_grad, t.grad_fn, t._output_nr = False, self.node_ref(), self.output_nr
-        elif self.had_history and self.hooks is None and t.grad_fn is None:  # (its history cut since saved)
+        elif self.had_history and self.hooks is None and t.grad_fn is None and not hasattr(owner, "ctx"):
+            # (its history was cut since it was saved; torch checks no custom Function's saved tensors so)
             raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
                                "This is not supported, please use out-of-place `.detach()` instead")
         return t

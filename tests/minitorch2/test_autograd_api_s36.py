@@ -464,6 +464,49 @@ def test_known_gap_as_torch(name):
     assert _outcome(program, torch, torch.func) == _outcome(program, minitorch2, autograd)
 
 
+# ---- the programs that found each fixed class, kept as fixed examples ----------------------------------------------
+_SCALAR = [(np.array(1.5, dtype="float32"), True)]
+_VECTOR = [(np.array([1.5, 0.5, 2.0]), True)]
+FOUND = {
+    "a leaf's hook under autograd.grad": (_SCALAR, [("hook", ("scale", 0)), ("grad", (0, [0], False, False, False,
+                                                                                   True, False))]),
+    "materialize_grads with allow_unused=False": (_VECTOR, [("unary", ("exp", 0)),
+                                                            ("grad", (1, [0], False, False, True, True, False))]),
+    "grad's scalar check before its inputs'": (_VECTOR, [("unary", ("detach", 0)),
+                                                         ("grad", (0, [1], False, True, False, False, False))]),
+    "a detach_()ed leaf gets no grad": (_VECTOR, [("unary", ("exp", 0)), ("detach_", (0,)),
+                                                  ("backward", (1, True, False))]),
+    "a no_grad view as an input of grad": (_VECTOR, [("under_modes", (["no_grad"], "flatten", 0)),
+                                                     ("grad", (0, [1, 0], False, False, False, True, False))]),
+    "mark_dirty on a view": (_VECTOR, [("unary", ("double", 0)), ("unary", ("unsqueeze", 1)),
+                                       ("function", ("dirty", 2, 0)), ("backward", (1, True, False))]),
+    "mark_dirty on a view of a leaf": (_VECTOR, [("unary", ("unsqueeze", 0)), ("function", ("dirty", 1, 0))]),
+    "retain_grad on a no_grad view": (_VECTOR, [("under_modes", (["no_grad"], "flatten", 0)), ("retain_grad", (1,))]),
+    "materialized zeros under create_graph": (_VECTOR * 2, [("unary", ("exp", 0)),
+                                                           ("grad", (2, [0, 1], True, True, True, True, False))]),
+    "an inference tensor saved with no grad needed": (_VECTOR, [("decorated", ("inference_mode", "exp", 0)),
+                                                                ("function", ("saved", 1, 1))]),
+    "enable_grad inside inference_mode": (_VECTOR, [("under_modes", (["inference_mode", "enable_grad"], "sin", 0))]),
+    "func.grad of an inference tensor": (_VECTOR, [("decorated", ("inference_mode", "sin", 0)),
+                                                   ("functional", ("func_grad", 1))]),
+    "a saved tensor detach_()ed": (_VECTOR, [("unary", ("double", 0)), ("binary", ("mul", 1, 1)), ("detach_", (1,)),
+                                             ("backward", (2, True, False))]),
+    "backward(inputs=) naming a tensor twice": (_VECTOR, [("unary", ("mean", 0)), ("backward_inputs", (1, [0, 0]))]),
+    "backward(inputs=) of a tensor without grad": (_VECTOR, [("unary", ("detach", 0)),
+                                                             ("backward_inputs", (0, [1]))]),
+    "backward(inputs=) of a retained non-leaf": (_VECTOR, [("unary", ("double", 0)), ("retain_grad", (1,)),
+                                                           ("backward_inputs", (1, [1]))]),
+    "backward(inputs=) twice": (_VECTOR, [("binary", ("mul", 0, 0)), ("backward_inputs", (1, [1])),
+                                          ("backward_inputs", (1, [1]))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND))
+def test_found_program_as_torch(name):
+    leaves, steps = FOUND[name]
+    assert_same_logs(run_program("torch", leaves, steps), run_program("minitorch2", leaves, steps))
+
+
 # ---- a compiled variant: the forward compiled, the gradients asked for outside ------------------------------------
 COMPILED_EXAMPLES = max(4, EXAMPLES // 30)
 COMPILERS = {"torch": lambda fn: torch.compile(fn, backend="aot_eager"), "minitorch2": minitorch2.compile}
