@@ -88,7 +88,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
         while ready:
             _, _, node = heapq.heappop(ready)
             incoming = buffers.pop(node, None) or []
-            if needed is None or node in needed or node in targets:  # (torch runs no hook of a node it skips)
+            # (torch runs no hook of a node it skips; a root always runs)
+            if needed is None or node in needed or node in targets or node in root_nodes:
                 incoming = _run_pre_hooks(node, incoming)
             if capture is not None:
                 for nr, g in enumerate(incoming):

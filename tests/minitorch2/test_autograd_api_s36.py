@@ -468,7 +468,29 @@ def _view_of_a_detached_base_written(L, func):
     return L.tensor(float(view.grad_fn.name() == "AsStridedBackward0"))
 
 
+def _function_backward_twice_reading_nothing_saved(L, func):
+    class Double(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            ctx.saved_tensors  # noqa: B018  (torch refuses this read once the node was released)
+            return g * 2
+
+    y = Double.apply(L.ones((), requires_grad=True))
+    y.backward()
+    y.backward()
+    return y
+
+
 GAPS = {
+    "a custom Function's empty saved_tensors read after release": (
+        _function_backward_twice_reading_nothing_saved, (
+            "torch's ctx.saved_tensors raises 'backward through the graph a second time' once the node was released, "
+            "even with nothing saved (so does a compiled function's second backward); FunctionCtx only frees "
+            "SavedTensors and an empty tuple has none")),
     "a view written after its base was detach_()ed": (
         _view_of_a_detached_base_written, ("torch regenerates the view's grad_fn (AsStridedBackward0) after the write; "
                                            "view_history.refresh_view_history skips a base that no longer requires "
@@ -581,7 +603,12 @@ def compiled_programs(draw):
         st.tuples(st.just("unary"), st.tuples(st.sampled_from(sorted(UNARY)), index)),
         st.tuples(st.just("binary"), st.tuples(st.sampled_from(sorted(BINARY)), index, index))), min_size=1, max_size=4))
     hooks = draw(st.lists(st.tuples(st.sampled_from(sorted(HOOKS)), index), max_size=2))
-    tail = draw(st.lists(st.one_of(*GRADIENT_CALLS), min_size=1, max_size=2))
+    # the graph always retained: a compiled function's second backward is a known gap (GAPS)
+    retained = [st.tuples(st.just("backward"), st.tuples(index, st.booleans(), st.just(True))),
+                st.tuples(st.just("grad"), st.tuples(index, st.lists(index, min_size=1, max_size=3), st.booleans(),
+                                                     st.booleans(), st.booleans(), st.booleans(), st.just(True))),
+                *GRADIENT_CALLS[2:3], *GRADIENT_CALLS[4:]]
+    tail = draw(st.lists(st.one_of(*retained), min_size=1, max_size=2))
     return draw(leaves()), hooks, body, tail
 
 
