@@ -23,6 +23,8 @@ Found in session 36, each a gradient, flag or error other than torch's (the prog
   nodes as torch's engine does);
 - a custom Function's mark_dirty on a view did not rebase the base's history (a silently wrong gradient) nor refuse
   a view of a leaf; its saved tensors were checked for inference tensors even when no node was made;
+- an in-place op on a view of a leaf whose requires_grad was turned off since was not refused (torch reads the
+  view's flag);
 - enable_grad inside inference_mode recorded a graph; retain_grad refused a no_grad view of a tensor that requires
   grad; torch.func.grad refused an inference tensor.
 Left: GAPS below, strict xfails with their reasons; the grammar steps around them.
@@ -552,6 +554,8 @@ FOUND = {
                                                            ("backward_inputs", (1, [1]))]),
     "backward(inputs=) twice": (_VECTOR, [("binary", ("mul", 0, 0)), ("backward_inputs", (1, [1])),
                                           ("backward_inputs", (1, [1]))]),
+    "in-place on a view of a leaf whose flag was turned off": (
+        [(np.ones((2, 3)), True)], [("unary", ("t", 0)), ("requires_grad_", (0, False)), ("inplace", ("add_", 1, False))]),
 }
 
 
@@ -607,7 +611,7 @@ def compiled_programs(draw):
     retained = [st.tuples(st.just("backward"), st.tuples(index, st.booleans(), st.just(True))),
                 st.tuples(st.just("grad"), st.tuples(index, st.lists(index, min_size=1, max_size=3), st.booleans(),
                                                      st.booleans(), st.booleans(), st.booleans(), st.just(True))),
-                *GRADIENT_CALLS[2:3], *GRADIENT_CALLS[4:]]
+                GRADIENT_CALLS[2]]  # (next_functions: the varargs gap below)
     tail = draw(st.lists(st.one_of(*retained), min_size=1, max_size=2))
     return draw(leaves()), hooks, body, tail
 
@@ -616,3 +620,19 @@ def compiled_programs(draw):
 @given(compiled_programs())
 def test_compiled_forward_with_gradients_outside_as_torch(program):
     assert_same_logs(run_compiled_program("torch", *program), run_compiled_program("minitorch2", *program))
+
+
+def _compiled_next_functions(name):
+    L = LIBRARIES[name][0]
+    RESETS[name]()
+    x, s = L.tensor(1.5, requires_grad=True), L.tensor(0.5)
+    (out,) = COMPILERS[name](_forward(L, [("binary", ("add", 1, 0))]))(x, s)
+    return [None if node is None else node.name() for node, _ in out.grad_fn.next_functions]
+
+
+@pytest.mark.xfail(strict=True, reason="Dynamo makes a graph input for each element of a varargs tuple in order when "
+                                       "it wraps the tuple; the frontend makes one at an element's first use, so the "
+                                       "compiled function's inputs (and its grad_fn's next_functions) come in "
+                                       "another order")
+def test_compiled_varargs_inputs_in_torchs_order():
+    assert _compiled_next_functions("torch") == _compiled_next_functions("minitorch2")
