@@ -93,7 +93,7 @@ def _inputs_for(args, positions):
     nested, args = _grad_depth[0] > 0, list(args)
     for i in positions:
         args[i] = pytree.tree_map(lambda t: t if not isinstance(t, Tensor) or (nested and t.requires_grad)
-                                  else t.detach().requires_grad_(True), args[i])
+                                  else (t.clone() if t.is_inference() else t.detach()).requires_grad_(True), args[i])
     return args
 
 

@@ -43,7 +43,9 @@ _VersionCounter.dispatch_state = state  # (a tensor made while state.inference_m
 def dispatch(op, args, kwargs):
     if state.autocast is not None:
         args, kwargs = state.autocast(op, args, kwargs)
-    recorded = state.grad_enabled and not state.below_autograd and op.differentiable and _any_requires_grad(args)
+    # (inference mode records nothing, even with grad mode turned back on inside it)
+    recorded = (state.grad_enabled and not state.inference_mode and not state.below_autograd and op.differentiable
+                and _any_requires_grad(args))
     out = (_autograd.record if recorded else redispatch_below_autograd)(op, args, kwargs)
     # a view of a fake tensor keeps the view ops that made it, needing grad or not, as torch's view tracking
     # (ADInplaceOrView, above autograd's choice): an in-place op that later makes it require grad replays them
@@ -54,8 +56,7 @@ def dispatch(op, args, kwargs):
 
 def redispatch_below_autograd(op, args, kwargs):
     s = state
-    previous = s.below_autograd
-    s.below_autograd = True
+    previous, s.below_autograd = s.below_autograd, True
     try:
         modes = s.modes
         if modes:

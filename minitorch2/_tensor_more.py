@@ -173,7 +173,7 @@ class _Conveniences:
 
     def retain_grad(self):
         if self.grad_fn is None:
-            if not self._requires_grad:
+            if not self.requires_grad:  # (a view made under no_grad takes its base's)
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
         self._retains_grad = True

@@ -316,6 +316,6 @@ def _check_inplace(target):
             "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view "
             "and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
             "both outside (if you want the inplace to be tracked).")
-    if base.grad_fn is None and base._requires_grad:
+    if base.grad_fn is None and target.requires_grad:  # (the view's flag, as torch's: its base's may be off now)
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     return base

@@ -61,16 +61,17 @@ def _dependencies(root_nodes):
     return deps
 
 
-def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None):
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None, only=None):
     """Propagate gradients. With `capture` (a dict edge -> None), collect the gradients
-    arriving at those edges instead of accumulating into leaves (autograd.grad)."""
-    if retain_graph is None:
-        retain_graph = create_graph
-    edges = _roots(outputs)
+    arriving at those edges instead of accumulating into leaves (autograd.grad). With `only`
+    (nodes), run just them and the nodes leading to them (backward(inputs=...))."""
+    retain_graph = create_graph if retain_graph is None else retain_graph
     grads = _make_grads(outputs, grad_outputs)
+    edges = _roots(outputs)
+    if capture is not None and None in capture:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
     buffers = {}
-    previous = state.grad_enabled
-    state.grad_enabled = create_graph
+    previous, state.grad_enabled = state.grad_enabled, create_graph
     try:
         for (node, nr), out, g, user_grad in zip(edges, outputs, grads, grad_outputs):
             if g is not None and g.dtype is not out.dtype:  # validate_outputs on the root edges: shapes were
@@ -80,13 +81,16 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
             _accumulate(buffers, node, nr, g)
         root_nodes = list({id(n): n for n, _ in edges}.values())
         deps = _dependencies(root_nodes)
-        needed = None if capture is None else _leading_to({node for node, _ in capture}, root_nodes)
+        targets = only if capture is None else {node for node, _ in capture}
+        needed = None if targets is None else _leading_to(targets, root_nodes) | (only or set())
         ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
         heapq.heapify(ready)
         while ready:
             _, _, node = heapq.heappop(ready)
             incoming = buffers.pop(node, None) or []
-            incoming = _run_pre_hooks(node, incoming)
+            # (torch runs no hook of a node it skips; a root always runs)
+            if needed is None or node in needed or node in targets or node in root_nodes:
+                incoming = _run_pre_hooks(node, incoming)
             if capture is not None:
                 for nr, g in enumerate(incoming):
                     if (node, nr) in capture:
@@ -144,8 +148,7 @@ def validate_outputs(node, grads):
         raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - expected "
                            f"{len(edges)}, but got {len(grads)}")
     for i, metadata in enumerate(node.input_metadata):
-        g = grads[i]
-        if g is None or metadata is None:  # no gradient, or an edge that takes none
+        if (g := grads[i]) is None or metadata is None:  # no gradient, or an edge that takes none
             continue
         shape, dtype = metadata
         if g._shape != shape:
@@ -178,19 +181,18 @@ def _accumulate(buffers, node, nr, g):
 
 
 def _run_pre_hooks(node, incoming):
-    if node._pre_hooks:
+    leaf = isinstance(node, AccumulateGrad) and node.variable._backward_hooks  # a leaf's hooks: a pre-hook of its node
+    if node._pre_hooks or leaf:
         incoming = list(incoming)
-        for nr, hooks in node._pre_hooks.items():
+        for nr, hooks in ({0: leaf} if leaf else node._pre_hooks).items():
             if nr >= len(incoming) or incoming[nr] is None:
                 continue
             for hook in hooks:
-                new = hook(incoming[nr])
-                if new is not None:
+                if (new := hook(incoming[nr])) is not None:
                     incoming[nr] = new
     if node._retained:
         for nr, ref in node._retained.items():
-            t = ref()
-            if t is not None and nr < len(incoming) and incoming[nr] is not None:
+            if (t := ref()) is not None and nr < len(incoming) and incoming[nr] is not None:
                 g = incoming[nr].detach()
                 t.grad = g if t.grad is None else t.grad + g
     return incoming
@@ -203,28 +205,30 @@ def _as_tuple(x):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     tensors = _as_tuple(tensors)
     grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
+    only = None
     if inputs is not None:
-        inputs = _as_tuple(inputs)
-        found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
-        for t, g in zip(inputs, found):
-            if g is not None:
-                t.grad = g.detach() if t.grad is None else t.grad + g
-        return
-    run_backward(tensors, grad_tensors, retain_graph, create_graph)
+        _make_grads(tensors, grad_tensors), _roots(tensors)  # (torch checks the outputs first, then the inputs:
+        # each one's grad is retained, refused for one without grad: a non-leaf's arrives that way, a leaf's
+        # through its AccumulateGrad; as in torch, their nodes run too)
+        only = {(gradient_edge(t) or (None, 0))[0] for t in _as_tuple(inputs) if t.retain_grad() is None}
+    run_backward(tensors, grad_tensors, retain_graph, create_graph, only=only)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = [None] * len(outputs) if grad_outputs is None else list(_as_tuple(grad_outputs))
-    input_edges = [gradient_edge(t) for t in inputs]
-    if None in input_edges:
-        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    # (a view made under no_grad of a tensor that requires grad has no edge: an input no path reaches)
+    input_edges = [gradient_edge(t) or ((object(), 0) if t.requires_grad else None) for t in inputs]
     capture = dict.fromkeys(input_edges)
     run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)
     result = [capture[edge] for edge in input_edges]
     if materialize_grads:
-        return tuple(ops.aten.zeros_like.default(t) if g is None else g for t, g in zip(inputs, result))
+        return tuple(ops.aten.zeros_like.default(t).requires_grad_(create_graph) if g is None else g
+                     for t, g in zip(inputs, result))
     if not allow_unused and any(g is None for g in result):
         raise RuntimeError(f"The differentiated Tensor at index {[g is None for g in result].index(True)} appears to "
                            "not have been used in the graph. Set allow_unused=True if this is the desired behavior.")

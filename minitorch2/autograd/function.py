@@ -12,6 +12,7 @@ import weakref
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import Tensor
+from ._record import _check_inplace, rebase_view_history
 from .grad_mode import no_grad
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
@@ -25,7 +26,7 @@ class FunctionCtx:
         self._dirty = set()
 
     def save_for_backward(self, *tensors):
-        self._saved = tuple(SavedTensor(t) if t is not None else None for t in tensors)
+        self._saved = tensors  # (kept as SavedTensors once the node is made: torch checks and packs them then)
 
     @property
     def saved_tensors(self):
@@ -84,9 +85,8 @@ class BackwardCFunction(Node):
         return grads
 
     def release(self):
-        for s in self.ctx._saved:
-            if s is not None:
-                s.free()
+        for s in filter(None, self.ctx._saved):
+            s.free()
 
 
 class Function:
@@ -108,7 +108,7 @@ class Function:
         ctx = FunctionCtx()
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
+        needs_grad = state.grad_enabled and not state.inference_mode and any(t.requires_grad for t in tensor_args)
         with no_grad():
             if not hasattr(cls, "setup_context"):  # the classic style: forward(ctx, *args)
                 outputs = cls.forward(ctx, *args, **kwargs)
@@ -118,6 +118,7 @@ class Function:
         if not needs_grad:
             return outputs
         node = cls._backward_cls(cls, ctx)
+        ctx._saved = tuple(SavedTensor(t) if t is not None else None for t in ctx._saved)
         node._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
         edges = [gradient_edge(a) for a in tensor_args]  # as in torch, only tensor arguments have edges
         node.next_functions = tuple(e or (None, 0) for e in edges)
@@ -129,11 +130,15 @@ class Function:
             if isinstance(out, Tensor):
                 if id(out) in ctx._dirty and out.requires_grad and out.grad_fn is None:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+                # a view written in place: torch's checks, and its base's history remade around the node
+                base = _check_inplace(out) if id(out) in ctx._dirty and out._base is not None else None
                 if any(out is a for a in args) and id(out) not in ctx._dirty:
                     out = out.view_as(out)
                 if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
-                    out.grad_fn = node
-                    out._output_nr = i
+                    if base is not None and single and out is args[0]:  # (CopySlices: the view is its first input)
+                        rebase_view_history(out, base, node)
+                    else:
+                        out.grad_fn, out._output_nr = node, i
                     ctx._saved = tuple(SavedTensor(out, node, i) if s is not None and s.tensor is out and not s.hooks
                                        else s for s in ctx._saved)  # a saved output: kept as torch keeps one
             result.append(out)

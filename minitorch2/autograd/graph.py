@@ -71,12 +71,12 @@ class DelayedError(Node):
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved."""
 
-    __slots__ = ("tensor", "version", "hooks", "node_ref", "output_nr", "freed")
+    __slots__ = ("tensor", "version", "hooks", "node_ref", "output_nr", "freed", "had_history")
 
     def __init__(self, tensor, node=None, output_nr=0):
         check_saved_inference_tensor(tensor)
         self.version, self.hooks = tensor._version, saved_tensor_hooks(tensor)
-        self.freed, self.output_nr = False, output_nr
+        self.freed, self.output_nr, self.had_history = False, output_nr, tensor._grad_fn is not None
         self.node_ref = None if node is None else weakref.ref(node)
         # an output of the node itself is kept without its grad_fn, as torch does (with saved_tensors_hooks open,
         # what the pack hook makes of the tensor instead)
@@ -106,10 +106,11 @@ class SavedTensor:
         if self.node_ref is not None:
             t = ops.aten.detach.default(t)
             if state.grad_enabled:  # create_graph: the saved output is connected to its node again
-                node = self.node_ref()
-                t._requires_grad = False
-                t.grad_fn = node
-                t._output_nr = self.output_nr
+                t._requires_grad, t.grad_fn, t._output_nr = False, self.node_ref(), self.output_nr
+        elif self.had_history and self.hooks is None and t.grad_fn is None and not hasattr(owner, "ctx"):
+            # (its history was cut since it was saved; torch checks no custom Function's saved tensors so)
+            raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+                               "This is not supported, please use out-of-place `.detach()` instead")
         return t
 
     def free(self):
@@ -128,14 +129,9 @@ class AccumulateGrad(Node):
         self.sequence_nr = float("inf")  # leaves run as soon as they are ready, as in torch
 
     def apply(self, grads):
-        grad = grads[0] if grads else None
-        if grad is None:
+        grad, var = grads[0] if grads else None, self.variable  # (its tensor hooks ran in the engine)
+        if grad is None or not var.requires_grad:  # (a leaf detach_()ed since the graph was recorded)
             return []
-        var = self.variable
-        for hook in var._backward_hooks or ():
-            new = hook(grad)
-            if new is not None:
-                grad = new
         if var.grad is None and not obeys_layout_contract(grad, var):
             var.grad = clone_obeying_layout_contract(grad, var)
         elif var.grad is None:
