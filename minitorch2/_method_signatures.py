@@ -75,9 +75,9 @@ SIGNATURES = {
                               "Tensor tensor")),
 }
 _OUT = ", *, Tensor out = None"
-# torch's functions -> their overloads: only those taking a dim, which _numpy_names.py wraps already (a graph spells a
-# function by the identity of the public one: wrapping torch.zeros_like, which the nn layers call unwrapped, would
-# change how their graphs print it)
+# torch's functions -> their overloads: those taking a dim, which _numpy_names.py wraps already, and the arithmetic
+# ones with a Number argument, which no library code calls (a graph spells a function by the identity of the public
+# one: wrapping torch.zeros_like, which the nn layers call unwrapped, would change how their graphs print it)
 FUNCTION_SIGNATURES = {
     "sum": ("Tensor input, " + _DTYPE, "Tensor input, tuple of ints? dim, bool keepdim = False, " + _DTYPE +
             ", Tensor out = None"),
