@@ -254,9 +254,6 @@ def dynamic_output_shape_ops_captured(lib, dynamo, compile):
 '''
 
 KNOWN_DIFFS = {
-    "unpacking_a_split_whose_count_changed": "an unpacking of the wrong length is a graph break here (frames 3, 1 "
-                                             "break); Dynamo raises the program's ValueError while tracing and "
-                                             "compiles nothing for that call (frames 2, no break)",
     "scalar_output_as_a_size": "capture_scalar_outputs is not implemented: no unbacked SymInt from .item() (torch: "
                                "one graph for every k, with u0 sizes; ours: no such config, an AttributeError)",
     "dynamic_output_shape_ops_captured": "capture_dynamic_output_shape_ops is not implemented: nonzero, x[mask] and "
