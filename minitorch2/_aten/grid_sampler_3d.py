@@ -12,23 +12,7 @@ import itertools
 import numpy as np
 
 from .meta_util import fake_empty
-from .nn_more_ops import BICUBIC, NEAREST, _source_index
-from .nn_ops import require_float, scalar_type_name, sizes
-
-
-def _check(input, grid, interpolation_mode):
-    if input.dtype is not grid.dtype:
-        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
-                           f"{scalar_type_name(grid.dtype)}")
-    shapes = f"input with sizes {sizes(input.shape)} and grid with sizes {sizes(grid.shape)}"
-    if input.shape[0] != grid.shape[0]:
-        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got {shapes}")
-    if grid.shape[-1] != 3:
-        raise RuntimeError(f"grid_sampler(): expected grid to have size 3 in last dimension, but got grid with sizes "
-                           f"{sizes(grid.shape)}")
-    if interpolation_mode == BICUBIC:
-        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    require_float(input, "grid_sampler_3d_cpu")
+from .nn_more_ops import NEAREST, _source_index, grid_sampler_check
 
 
 def _positions(input, grid, padding_mode, align_corners):
@@ -74,7 +58,7 @@ def _corners(xyz):
 
 
 def _kernel(input, grid, interpolation_mode, padding_mode, align_corners):
-    _check(input, grid, interpolation_mode)
+    grid_sampler_check(input, grid, interpolation_mode, spatial=3)
     volume = input._np
     xyz = [p for p, _ in _positions(input, grid, padding_mode, align_corners)]
     if interpolation_mode == NEAREST:
@@ -86,7 +70,7 @@ def _kernel(input, grid, interpolation_mode, padding_mode, align_corners):
 
 
 def _meta(input, grid, interpolation_mode, padding_mode, align_corners):
-    _check(input, grid, interpolation_mode)
+    grid_sampler_check(input, grid, interpolation_mode, spatial=3)
     return fake_empty(tuple(input.shape[:2]) + tuple(grid.shape[1:4]), input.dtype)
 
 

@@ -186,20 +186,23 @@ BILINEAR, NEAREST, BICUBIC = 0, 1, 2
 ZEROS, BORDER, REFLECTION = 0, 1, 2
 
 
-def _grid_sampler_check(input, grid, interpolation_mode):
+def grid_sampler_check(input, grid, interpolation_mode, spatial=2):
+    """ATen's checks of grid_sampler_2d (spatial=2) and grid_sampler_3d (spatial=3), in its order."""
     if input.dtype is not grid.dtype:
         raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
                            f"{scalar_type_name(grid.dtype)}")
     shapes = f"input with sizes {sizes(input.shape)} and grid with sizes {sizes(grid.shape)}"
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got {shapes}")
-    if grid.shape[-1] != 2:
-        raise RuntimeError(f"grid_sampler(): expected grid to have size 2 in last dimension, but got grid with sizes "
-                           f"{sizes(grid.shape)}")
-    if input.dim() != 4 or grid.dim() != 4:
+    if grid.shape[-1] != spatial:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {spatial} in last dimension, but got grid with "
+                           f"sizes {sizes(grid.shape)}")
+    if input.dim() != spatial + 2 or grid.dim() != spatial + 2:
         raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but "
                            f"got {shapes}")
-    require_float(input, "grid_sampler_2d_cpu")
+    if spatial == 3 and interpolation_mode == BICUBIC:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    require_float(input, f"grid_sampler_{spatial}d_cpu")
 
 
 def _reflected(coord, twice_low, twice_high):
@@ -312,7 +315,7 @@ def _bicubic_taps(input, grid, padding_mode, align_corners):
 
 
 def _grid_sampler_2d_kernel(input, grid, interpolation_mode, padding_mode, align_corners):
-    _grid_sampler_check(input, grid, interpolation_mode)
+    grid_sampler_check(input, grid, interpolation_mode)
     image = input._np
     if interpolation_mode == BICUBIC:
         out = np.zeros((image.shape[0], image.shape[1]) + grid.shape[1:3], input.dtype.np)
@@ -329,7 +332,7 @@ def _grid_sampler_2d_kernel(input, grid, interpolation_mode, padding_mode, align
 
 
 def _grid_sampler_2d_meta(input, grid, interpolation_mode, padding_mode, align_corners):
-    _grid_sampler_check(input, grid, interpolation_mode)
+    grid_sampler_check(input, grid, interpolation_mode)
     return fake_empty((input.shape[0], input.shape[1], grid.shape[1], grid.shape[2]), input.dtype)
 
 
