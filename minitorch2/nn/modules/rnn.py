@@ -302,11 +302,8 @@ class RNN(RNNBase):
             self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
         if self.nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        # torch's RNN leaves the nonlinearity out of its repr (RNNCell prints it).
         super().__init__("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
-
-    def extra_repr(self):
-        s = super().extra_repr()
-        return s if self.nonlinearity == "tanh" else s + f", nonlinearity={self.nonlinearity}"
 
 
 class LSTM(RNNBase):
