@@ -63,7 +63,7 @@ class ArgumentChecks:
         return args, kwargs
 
     def _check(self, op, args, kwargs):
-        if op._opname in _COMPLEX_REFUSALS and any(isinstance(a, Tensor) and a.dtype.is_complex for a in args):
+        if _refused_name(op) and any(isinstance(a, Tensor) and a.dtype.is_complex for a in args):
             _refuse_complex(op, args, kwargs)
         if op._opname in ("lt", "le", "gt", "ge") and any(isinstance(a, complex) for a in args):  # (tensor < 1j)
             kind = _dtype_title(_dtype.result_type(*args))
@@ -152,7 +152,20 @@ def _refuse(op, arg, slot, value):
 _NOT_FOR_KIND = (NotImplementedError, '"{name}_cpu" not implemented for \'{kind}\'')
 _COMPLEX_REFUSALS = {
     **{name: (RuntimeError, f"{name} not implemented for complex tensors.") for name in ("maximum", "minimum")},
-    **{name: _NOT_FOR_KIND for name in ("lt", "le", "gt", "ge", "remainder", "atan2")},
+    **{name: _NOT_FOR_KIND for name in ("lt", "le", "gt", "ge", "remainder", "atan2", "bitwise_not", "logit", "xlogy",
+                                        "aminmax", "bincount", "cummax", "cummin", "kthvalue", "mode", "median")},
+    **{name: (NotImplementedError, '"{name}_vml_cpu" not implemented for \'{kind}\'')
+       for name in ("erf", "erfc", "erfinv", "i0", "lgamma", "round")},
+    "digamma": (NotImplementedError, '"digamma" not implemented for \'{kind}\''),
+    "amax": (NotImplementedError, '"max_values_cpu" not implemented for \'{kind}\''),
+    "amin": (NotImplementedError, '"min_values_cpu" not implemented for \'{kind}\''),
+    "nanmedian": (NotImplementedError, '"median_cpu" not implemented for \'{kind}\''),
+    "histc": (NotImplementedError, '"aminmax_cpu" not implemented for \'{kind}\''),
+    "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
+    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    **{name: (RuntimeError, f"{name} is not supported for complex tensors.") for name in ("deg2rad", "rad2deg")},
     **{name: (NotImplementedError, "clamp is not supported for complex types")
        for name in ("clamp", "clamp_min", "clamp_max", "relu")},
     **{name: (NotImplementedError, f"{name} is not supported for complex inputs")
@@ -167,9 +180,6 @@ _COMPLEX_REFUSALS = {
     "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                                   "torch.sgn instead."),
     **{name: (RuntimeError, f"{name}(): does not support complex input") for name in ("argmax", "argmin")},
-    # torch computes these (a real result for var/std and the norms); minitorch2 does not yet
-    **{name: (NotImplementedError, f"minitorch2: {name} of complex tensors is not supported")
-       for name in ("var", "std", "var_mean", "std_mean", "linalg_vector_norm", "norm")},
 }
 
 
@@ -196,13 +206,19 @@ def resolve_conjugates(args):
 
 def _refuse_complex(op, args, kwargs):
     kind = _dtype_title(next(a.dtype for a in args if isinstance(a, Tensor) and a.dtype.is_complex))
-    if op._opname == "div":  # (only with a rounding mode)
+    if _refused_name(op) == "div":  # (only with a rounding mode)
         mode = kwargs.get("rounding_mode")
         if mode is None:
             return
         raise NotImplementedError(f'"div_{mode}_cpu" not implemented for \'{kind}\'')
-    error, message = _COMPLEX_REFUSALS[op._opname]
-    raise error(message.format(name=op._opname, kind=kind))
+    error, message = _COMPLEX_REFUSALS[_refused_name(op)]
+    raise error(message.format(name=op._opname.rstrip("_"), kind=kind))
+
+
+def _refused_name(op):
+    """`op`'s name, or the name of the op it is the in-place form of (floor_ is refused as floor is), if
+    _COMPLEX_REFUSALS lists it."""
+    return next((name for name in (op._opname, op._opname.rstrip("_")) if name in _COMPLEX_REFUSALS), None)
 
 
 def _type_error(op, arg, position, value):

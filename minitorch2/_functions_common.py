@@ -74,11 +74,17 @@ def positive(input):
 
 
 def isneginf(input):
-    return aten.eq.Scalar(input, -math.inf)
+    return aten.eq.Scalar(_real_only(input, "isneginf"), -math.inf)
 
 
 def isposinf(input):
-    return aten.eq.Scalar(input, math.inf)
+    return aten.eq.Scalar(_real_only(input, "isposinf"), math.inf)
+
+
+def _real_only(input, name):
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{name} does not support complex inputs.")
+    return input
 
 
 def isreal(input):
@@ -320,11 +326,15 @@ def renorm(input, p, dim, maxnorm):
                            f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
     dim = wrap_dim(dim, input.dim())
     others = [d for d in builtins_range(input.dim()) if d != dim]
-    norms = aten.linalg_vector_norm.default(input, p, others, True)
+    # (a half's norm in float32, as torch's: 65504 ** 2 overflows a float16)
+    norms = aten.linalg_vector_norm.default(input, p, others, True,
+                                            dtype=_dtype.float32 if input.dtype in _dtype.HALVES else None)
     factor = aten.where.self(aten.gt.Scalar(norms, maxnorm),
-                             aten.div.Tensor(aten.scalar_tensor.default(float(maxnorm), dtype=input.dtype),
+                             aten.div.Tensor(aten.scalar_tensor.default(float(maxnorm), dtype=norms.dtype),
                                              aten.add.Scalar(norms, 1e-7)),
                              aten.ones_like.default(norms))
+    if factor.dtype is not input.dtype and not input.dtype.is_complex:
+        factor = aten._to_copy.default(factor, dtype=input.dtype)
     return aten.mul.Tensor(input, factor)
 
 
@@ -433,12 +443,15 @@ def _floor_divide_(self, other):
 
 
 def _float_power_(self, exponent):
-    if self.dtype is not _dtype.float64:
+    is_complex = self.dtype.is_complex or (exponent.dtype.is_complex if isinstance(exponent, Tensor)
+                                           else isinstance(exponent, complex))
+    double = _dtype.complex128 if is_complex else _dtype.float64
+    if self.dtype is not double:
         raise RuntimeError(f"the base given to float_power_ has dtype {_dtype_title(self.dtype)} but the "
-                           "operation's result requires dtype Double")
+                           f"operation's result requires dtype {_dtype_title(double)}")
     if isinstance(exponent, Tensor):
-        return aten.pow_.Tensor(self, exponent.to(_dtype.float64))
-    return aten.pow_.Scalar(self, float(exponent))
+        return aten.pow_.Tensor(self, exponent.to(double))
+    return aten.pow_.Scalar(self, complex(exponent) if is_complex else float(exponent))
 
 
 def _by_element(self, fn, *others):

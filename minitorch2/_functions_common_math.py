@@ -75,6 +75,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """ATen's nanmean: nansum over the count of non-NaN elements (counted on a detached self)."""
+    if input.dtype.is_complex:  # (nansum's refusal)
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_dtype_title(input.dtype)}")
@@ -200,13 +202,15 @@ def xlogy(input, other):
 
 
 def float_power(input, exponent):
-    """Both operands in double, as torch's float_power (a Python number stays a number)."""
+    """Both operands in double (complex128 where either is complex), as torch's float_power (a Python number stays
+    a number)."""
+    is_complex = any(x.dtype.is_complex if _t(x) else isinstance(x, complex) for x in (input, exponent))
+    double = _dtype.complex128 if is_complex else _dtype.float64
     if not _t(input):
-        return aten.pow.Scalar(float(input), exponent.to(_dtype.float64))
+        return aten.pow.Scalar(complex(input) if is_complex else float(input), exponent.to(double))
     if _t(exponent):
-        exponent = exponent.to(_dtype.float64)
-        return aten.pow.Tensor_Tensor(input.to(_dtype.float64), exponent)
-    return aten.pow.Tensor_Scalar(input.to(_dtype.float64), exponent)
+        return aten.pow.Tensor_Tensor(input.to(double), exponent.to(double))
+    return aten.pow.Tensor_Scalar(input.to(double), exponent)
 
 
 # ---------------------------------------------------------------- selections, lookups, data-dependent sizes

@@ -242,6 +242,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         factor = aten.zeros_like.default(factor)
     centered = aten.sub.Tensor(x, aten.unsqueeze.default(mean, 1))
     weighted = aten.mul.Tensor(centered, weights) if weights is not None else centered
+    if weighted.dtype.is_complex:
+        weighted = aten.conj_physical.default(weighted)
     return aten.squeeze.default(aten.div.Tensor(aten.mm.default(centered, aten.t.default(weighted)), factor))
 
 
@@ -263,6 +265,8 @@ def corrcoef(input):
     stddev = aten.sqrt.default(aten.diagonal.default(c))
     c = aten.div.Tensor(c, aten.unsqueeze.default(stddev, 1))
     c = aten.div.Tensor(c, aten.unsqueeze.default(stddev, 0))
+    if c.dtype.is_complex:  # (each part clipped)
+        return aten.complex.default(aten.clamp.default(c.real, -1, 1), aten.clamp.default(c.imag, -1, 1))
     return aten.clamp.default(c, -1, 1)
 
 

@@ -40,9 +40,7 @@ def rsub(input, other, *, alpha=1):
 
 @out_variant(CAST)
 def mul(input, other):
-    if not _t(input):
-        input, other = other, input
-    return aten.mul.Tensor(input, other)
+    return aten.mul.Tensor(input, other) if _t(input) else aten.mul.Tensor(other, input)
 
 
 multiply = alias_of(mul, "multiply")
@@ -74,8 +72,9 @@ def remainder(input, other):
     return aten.remainder.Tensor(input, other) if _t(other) else aten.remainder.Scalar(input, other)
 
 
-def scalar_tensor_like(value, like):
-    return aten.scalar_tensor.default(value, dtype=_dtype.scalar_dtype(value))
+def scalar_tensor_like(value, like):  # (a float in the op's dtype, as torch's wrapped number: 0.3 // float64 x)
+    dtype = _dtype.result_type(value, like) if isinstance(value, (float, complex)) else _dtype.scalar_dtype(value)
+    return aten.scalar_tensor.default(value, dtype=dtype)
 
 
 @out_variant(CAST)

@@ -102,6 +102,7 @@ FUNCTION_SIGNATURES = {
     "rsub": ("Tensor input, Tensor other, *, Number alpha = 1", "Tensor input, Number other, Number alpha = 1"),
     "addcmul": ("Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None",),
     "addcdiv": ("Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None",),
+    "fmod": ("Tensor input, Tensor other" + _OUT, "Tensor input, Number other" + _OUT),
 }
 # the functions whose size may be spread out, torch.zeros(2, 3), when its first item is an int
 _SPREAD_SIZES = frozenset({"zeros", "ones", "empty", "rand", "randn"})

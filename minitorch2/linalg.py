@@ -54,7 +54,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     largest or smallest column (row) sum of |A|."""
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    if not A.dtype.is_floating_point:
+    if not A.dtype.is_inexact:
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_dtype_title(A.dtype)}")
     if len(dim) != 2:

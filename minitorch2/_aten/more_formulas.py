@@ -75,7 +75,7 @@ def linalg_vector_norm_decomposition(self, ord=2, dim=None, keepdim=False, *, dt
     if math.isinf(ord):
         reduce = aten.amax.default if ord > 0 else aten.amin.default
         return reduce(aten.abs.default(self), dims, keepdim)
-    if ord % 2 != 0:
+    if ord % 2 != 0 or self.dtype.is_complex:
         self = aten.abs.default(self)
     total = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(self, ord), dims, keepdim)
     return aten.pow.Tensor_Scalar(total, 1.0 / ord)
@@ -521,7 +521,8 @@ def logsumexp(grad, self, result, dim, keepdim=False):
         for d in dims:
             grad = aten.unsqueeze.default(grad, d)
             result = aten.unsqueeze.default(result, d)
-    return aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))
+    share = aten.exp.default(aten.sub.Tensor(self, result))
+    return aten.mul.Tensor(grad, aten.conj_physical.default(share) if share.dtype.is_complex else share)
 
 
 def prod_dim_int(grad, self, dim, keepdim=False):
@@ -554,11 +555,11 @@ def _prod_safe_zeros_backward(grad, inp, dim):
 def logsumexp_decomposition(self, dim, keepdim=False):
     """max + log(sum(exp(x - max))) over dim, an infinite max taken as 0 so that inf - inf is not a NaN.
     Integer and bool inputs compute in the default float dtype, as ATen's logsumexp does."""
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_inexact:
         self = ops.prims.convert_element_type.default(self, _dtype.get_default_dtype())
     if self.numel() == 0:
         return aten.log.default(aten.sum.dim_IntList(aten.exp.default(self), dim, keepdim))
-    maxes = aten.amax.default(self, dim, True)
+    maxes = aten.amax.default(self.real if self.dtype.is_complex else self, dim, True)
     maxes = aten.masked_fill.Scalar(maxes, aten.eq.Scalar(aten.abs.default(maxes), float("inf")), 0)
     maxes_squeezed = maxes if keepdim else aten.squeeze.dims(maxes, dim)
     summed = aten.sum.dim_IntList(aten.exp.default(aten.sub.Tensor(self, maxes)), dim, keepdim)

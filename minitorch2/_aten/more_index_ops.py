@@ -293,7 +293,9 @@ unique_consecutive = (_unique_consecutive_kernel, _data_dependent("unique_consec
 
 
 def _bincount_kernel(self, weights=None, minlength=0):
-    if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is _dtype.bool_:
+    if self.dtype.is_inexact or self.dtype is _dtype.bool_:  # (the dtype is checked first)
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_dtype_title(self.dtype)}'")
+    if self.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")

@@ -14,6 +14,7 @@ import scipy.special
 from .. import _dtype
 from .._dtype import result_type
 from . import linalg, range_values
+from .complex_ops import REAL_OF as _REAL_OF
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, c_order, fake_empty, pointwise_strides, reduced_shape, reduction_dims, wrap_dim
 from .reductions import _contiguous_out, sum_dtype
@@ -29,7 +30,11 @@ def _digamma(x):
 
 
 def _lgamma(x):
-    return np.where(np.isneginf(x), np.inf, scipy.special.gammaln(x)).astype(x.dtype, copy=False)
+    """scipy's gammaln of a subnormal is inf; lgamma(x) there is -log|x| to the last bit, as C's lgamma gives."""
+    with np.errstate(divide="ignore"):
+        subnormal = (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny) if x.dtype.kind == "f" else False
+        return np.where(np.isneginf(x), np.inf, np.where(subnormal, -np.log(np.abs(x)), scipy.special.gammaln(x))
+                        ).astype(x.dtype, copy=False)
 
 
 def _frac(x):
@@ -153,15 +158,22 @@ logit_backward = _laid_out(_logit_backward_kernel, _logit_backward_meta)
 
 
 def _nan_to_num_kernel(self, nan=None, posinf=None, neginf=None):
+    """Of a complex tensor, the real and imaginary parts each."""
     x = self._np
-    if x.dtype not in _dtype.NP_FLOATS:
-        return x.copy()
+    if x.dtype.kind == "c":
+        out = np.empty_like(x)
+        out.real, out.imag = (_nan_to_num_of(part, nan, posinf, neginf) for part in (x.real, x.imag))
+        return out
+    return _ensure_array(_nan_to_num_of(x, nan, posinf, neginf), self.dtype) if x.dtype in _dtype.NP_FLOATS else \
+        x.copy()
+
+
+def _nan_to_num_of(x, nan, posinf, neginf):
     info = np.finfo(x.dtype)
     with np.errstate(all="ignore"):
         out = np.where(np.isnan(x), 0.0 if nan is None else nan, x)
         out = np.where(np.isposinf(x), info.max if posinf is None else posinf, out)
-        out = np.where(np.isneginf(x), info.min if neginf is None else neginf, out)
-    return _ensure_array(out, self.dtype)
+        return np.where(np.isneginf(x), info.min if neginf is None else neginf, out)
 
 
 def _same_meta(self, *args, **kwargs):
@@ -222,12 +234,13 @@ prod_dim = prod_default = _contiguous_out((_prod_kernel, _prod_meta))
 
 
 def _logsumexp_kernel(self, dim, keepdim=False):
-    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    """A complex tensor's shift is the largest real part, as ATen's."""
+    dtype = self.dtype if self.dtype.is_inexact else _dtype.get_default_dtype()
     dims = reduction_dims(dim, self.dim())
     x = self._np.astype(dtype.np, copy=False)
     if x.size == 0:
         return np.asarray(np.full(reduced_shape(self.shape, dims, keepdim), -np.inf, dtype.np))
-    m = np.max(x, axis=dims, keepdims=True)
+    m = np.max(x.real, axis=dims, keepdims=True)
     m = np.where(np.isinf(m), 0, m)
     with np.errstate(all="ignore"):
         total = np.sum(np.exp(x - m), axis=dims, keepdims=True, dtype=_dtype.opmath(dtype).np)  # (halves: in float)
@@ -236,7 +249,7 @@ def _logsumexp_kernel(self, dim, keepdim=False):
 
 
 def _logsumexp_meta(self, dim, keepdim=False):
-    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    dtype = self.dtype if self.dtype.is_inexact else _dtype.get_default_dtype()
     return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), dtype)
 
 
@@ -246,7 +259,7 @@ logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
 def _checked_norm(self, ord, dim, dtype):
     """The result's dtype and the reduced dims, after ATen's checks in its order: the input's dtype, an empty
     reduction of an order without identity, dtype=, then the dims."""
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_inexact:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                            f"Got {_dtype_title(self.dtype)}")
     if ord < 0 or math.isinf(ord):
@@ -256,7 +269,8 @@ def _checked_norm(self, ord, dim, dtype):
     if dtype is not None and _dtype.promote_types(self.dtype, dtype) is not dtype:
         raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_dtype_title(self.dtype)}) should be "
                            f"convertible without narrowing to the specified dtype ({_dtype_title(dtype)})")
-    return dtype or self.dtype, reduction_dims(dim, self.dim())
+    dtype = dtype or self.dtype  # (a complex tensor's norm is real)
+    return _REAL_OF.get(dtype, dtype), reduction_dims(dim, self.dim())
 
 
 def _check_norm_identity(self, ord, dim):
@@ -272,7 +286,8 @@ def _check_norm_identity(self, ord, dim):
 
 def _vector_norm_kernel(self, ord=2, dim=None, keepdim=False, *, dtype=None):
     out_dtype, dims = _checked_norm(self, ord, dim, dtype)
-    x = np.abs(self._np.astype(_dtype.opmath(out_dtype).np))
+    computed_in = _dtype.COMPLEX_OF[out_dtype] if self.dtype.is_complex else _dtype.opmath(out_dtype)
+    x = np.abs(self._np.astype(computed_in.np))
     with np.errstate(all="ignore"):
         if ord == math.inf:
             out = np.max(x, axis=dims, keepdims=keepdim)
@@ -344,20 +359,21 @@ trace = (_trace_kernel, _trace_meta)
 
 
 def _std_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
-    _std_mean_meta(self, dim)  # its dtype check
+    """In double, as var's kernel (ATen's CPU kernel accumulates float32 in double); a complex tensor's std is real."""
+    std_meta, _ = _std_mean_meta(self, dim)  # its dtype check
     dims = reduction_dims(dim, self.dim())
-    x = self._np.astype(np.float64) if self.dtype in _dtype.HALVES else self._np
+    x = self._np.astype(np.promote_types(self._np.dtype, np.float64))
     with np.errstate(all="ignore"):
         std = np.sqrt(np.var(x, axis=dims, ddof=1 if correction is None else correction, keepdims=keepdim))
         mean = np.mean(x, axis=dims, keepdims=keepdim)
-    return c_order(np.asarray(std, self.dtype.np)), c_order(np.asarray(mean, self.dtype.np))
+    return c_order(np.asarray(std, std_meta.dtype.np)), c_order(np.asarray(mean, self.dtype.np))
 
 
 def _std_mean_meta(self, dim=None, *, correction=None, keepdim=False):
-    if not self.dtype.is_floating_point:  # (when traced too: a compiled graph would compute)
+    if not self.dtype.is_inexact:  # (when traced too: a compiled graph would compute)
         raise RuntimeError("std_mean only support floating point and complex dtypes")
     shape = reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim)
-    return fake_empty(shape, self.dtype), fake_empty(shape, self.dtype)
+    return fake_empty(shape, _REAL_OF.get(self.dtype, self.dtype)), fake_empty(shape, self.dtype)
 
 
 std_mean = (_std_mean_kernel, _std_mean_meta)

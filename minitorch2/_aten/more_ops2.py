@@ -76,7 +76,7 @@ rad2deg = _scaled_by(180 / math.pi)
 
 def _integers_only(name, fn):
     def compute(a, b, dtype):
-        if dtype.is_floating_point or dtype.name == "bool":
+        if dtype.is_floating_point or dtype.is_complex or dtype.name == "bool":
             raise _not_implemented(f"{name}_cpu", dtype)
         return fn(a, b)
 
@@ -186,15 +186,16 @@ softplus_backward = _float_kernel(_softplus_backward, nargs=2)
 
 # ---------------------------------------------------------------- cumsum, cumprod
 def _scan(np_fn):
-    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do. ATen's float cumsum adds
-    to 0. (numpy's starts from the first element), so a run of -0. sums to 0."""
+    """cumsum / cumprod: integers accumulate in int64, as sum and prod do; floats in ATen's CPU accumulator type
+    (halves in float32, float32 in float64: a float32 cumsum of 10**5 numbers would drift by 1e-5 otherwise).
+    ATen's float cumsum adds to 0. (numpy's starts from the first element), so a run of -0. sums to 0."""
     def kernel(self, dim, *, dtype=None):
         out_dtype = meta(self, dim, dtype=dtype).dtype
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
         with np.errstate(all="ignore"):  # (floats past an integer dtype's range: ATen's conversion is silent)
-            result = np_fn(self._np, axis=d, dtype=_dtype.opmath(out_dtype).np)
+            result = np_fn(self._np, axis=d, dtype=_SCAN_ACCUMULATOR.get(out_dtype.np, _dtype.opmath(out_dtype).np))
             if np_fn is np.cumsum and result.dtype in _dtype.NP_FLOATS:
                 result += 0.0
             return np.ascontiguousarray(result, out_dtype.np)
@@ -208,6 +209,7 @@ def _scan(np_fn):
     return kernel, meta
 
 
+_SCAN_ACCUMULATOR = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
 cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
 
 
@@ -427,7 +429,8 @@ _TYPE_META_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Ha
 
 
 def same_dtype_in_place(impl):
-    """cumsum_/cumprod_: a `dtype` argument must be self's own (ATen checks it before computing)."""
+    """cumsum_/cumprod_: a `dtype` argument must be self's own (ATen checks it before computing); the scan is in
+    self's dtype (so a bool one is refused, as the out= kernel refuses it)."""
     kernel, meta = impl
 
     def check(self, dtype):
@@ -437,11 +440,11 @@ def same_dtype_in_place(impl):
 
     def checked_kernel(self, dim, dtype=None):
         check(self, dtype)
-        return kernel(self, dim, dtype=dtype)
+        return kernel(self, dim, dtype=self.dtype)
 
     def checked_meta(self, dim, dtype=None):
         check(self, dtype)
-        return meta(self, dim, dtype=dtype)
+        return meta(self, dim, dtype=self.dtype)
 
     return checked_kernel, checked_meta
 

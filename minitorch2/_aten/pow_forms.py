@@ -78,7 +78,7 @@ def aten_pow(a, b, *, dtype):
         return NUMPY_FORMS[form](a)
     if dtype is _dtype.bool_:
         raise _not_implemented("pow", dtype)
-    return c_pow(a, b) if dtype.is_floating_point else integer_pow(a, b)
+    return c_pow(a, b) if dtype.is_inexact else integer_pow(a, b)
 
 
 def integer_power_check(self, exponent, *, in_meta=False):

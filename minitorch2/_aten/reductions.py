@@ -63,8 +63,7 @@ def _mean_kernel(self, dim=None, keepdim=False, *, dtype=None):
 
 
 def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
-    dims = reduction_dims(dim, self.dim())
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), _mean_dtype(self, dtype))
+    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), _mean_dtype(self, dtype))
 
 
 mean_dim = mean_default = _contiguous_out((_mean_kernel, _mean_meta))
@@ -206,27 +205,27 @@ min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", then=np.asarray):
     """`then` (std's sqrt) applies before the result rounds to self's dtype: float16's std rounds once, as ATen's.
     ATen's CPU kernel accumulates float32 in double too: numpy's float32 var is off in its last bit 3 times in 4."""
-    _var_meta(self, dim, name="var_mean" if name == "var_mean" else "std and var")  # its dtype check
+    out_dtype = _var_meta(self, dim, name="var_mean" if name == "var_mean" else "std and var").dtype  # (checked)
     dims = reduction_dims(dim, self.dim())
     ddof = 1 if correction is None else correction
     n = math.prod(self.shape[d] for d in dims)
     with np.errstate(all="ignore"):
         x = self._np.astype(np.promote_types(self._np.dtype, np.float64))
         if n - ddof > 0:
-            return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(self.dtype.np)
+            return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(out_dtype.np)
         # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
-        squares = np.square(x - np.sum(x, axis=dims, keepdims=True) / np.float64(n))
+        squares = np.square(np.abs(x - np.sum(x, axis=dims, keepdims=True) / np.float64(n)))
         return np.asarray(then(np.sum(squares, axis=dims, keepdims=keepdim) / np.float64(max(n - ddof, 0)))).astype(
-            self.dtype.np)
+            out_dtype.np)
 
 
 def _var_meta(self, dim=None, *, correction=None, keepdim=False, name="std and var"):
-    if not self.dtype.is_floating_point:  # (when traced too: a compiled graph would compute)
+    if not self.dtype.is_inexact:  # (when traced too: a compiled graph would compute)
         raise RuntimeError(f"{name} only support floating point and complex dtypes")
-    dims = reduction_dims(dim, self.dim())
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
+    real = {_dtype.complex64: _dtype.float32, _dtype.complex128: _dtype.float64}.get(self.dtype, self.dtype)
+    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), real)
 
 
 var = _contiguous_out((_var_kernel, _var_meta))
@@ -235,11 +234,12 @@ var = _contiguous_out((_var_kernel, _var_meta))
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
     variance = _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean")  # (dtype, then dims)
     return variance, np.asarray(np.mean(self._np, axis=reduction_dims(dim, self.dim()), keepdims=keepdim,
-                                        dtype=_dtype.opmath(self.dtype).np)).astype(self.dtype.np)
+                                        dtype=np.promote_types(self._np.dtype, np.float64))).astype(self.dtype.np)
 
 
 def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):
-    return _var_meta(self, dim, keepdim=keepdim, name="var_mean"), _var_meta(self, dim, keepdim=keepdim)
+    variance = _var_meta(self, dim, keepdim=keepdim, name="var_mean")
+    return variance, fake_empty(variance.shape, self.dtype)
 
 
 var_mean = _contiguous_out((_var_mean_kernel, _var_mean_meta))
