@@ -25,8 +25,9 @@ from ._functions_pointwise import (
     sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not,
     bitwise_not, isnan, isinf, isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt,
     le, gt, ge, greater, greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor,
-    equal, allclose, isclose, square,
+    equal, square,
 )
+from ._functions_common_math import allclose, isclose
 from ._functions_reductions import (
     sum, mean, amax, amin, max, min, argmax, argmin, var, std, var_mean, cumsum, any, all, softmax, log_softmax,
 )

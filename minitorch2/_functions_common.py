@@ -27,7 +27,7 @@ from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py
     tril_indices, triu_indices, unique, unique_consecutive, xlogy)
 from ._functions_linalg import dot, matmul
 from ._inference_tensors import is_inference  # noqa: F401  (re-exported, torch.is_inference)
-from ._functions_pointwise import floor_divide
+from ._functions_pointwise import floor_divide, scalar_tensor_like
 from ._functions_shape import _function_of, alias_of, chunk, flatten, split
 from ._functions_shape_more import flip, vstack
 from ._functions_sorting import sort
@@ -426,7 +426,7 @@ def _scalar_as_tensor(packet):
     """Ops whose in-place rows take a tensor only (bitwise_and_, logical_or_): a number becomes a 0-d tensor."""
     def method(self, other):
         if not isinstance(other, Tensor):
-            other = aten.scalar_tensor.default(other, dtype=_dtype.scalar_dtype(other))
+            other = scalar_tensor_like(other, self)
         return packet(self, other)
 
     return method

@@ -15,7 +15,7 @@ from math import prod as _product
 from ._aten.meta_util import broadcast_shapes as _broadcast_shapes
 from ._aten.reductions import _mean_dtype
 from ._functions_pointwise import trunc
-from ._arg_parser import out_needs_dim
+from ._arg_parser import check_isclose, out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
 from ._ops import ops
 from ._out import ANY, CAST, EXACT, FLOATING, MASKED_SELECT, REDUCTION, out_variant
@@ -26,6 +26,28 @@ aten = ops.aten
 
 median_type, kthvalue_type, cummax_type, cummin_type = (
     type(name, (_ValuesIndices,), {"__module__": "torch.return_types"}) for name in ("median", "kthvalue", "cummax", "cummin"))
+
+
+# ---------------------------------------------------------------- closeness
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch's: |input - other| <= atol + rtol * |other|, in tensor ops (a compiled frame records them), in torch's
+    order; integers and bools compared in the default dtype (a uint8 difference would wrap), zero tolerances an
+    equality."""
+    rtol, atol = check_isclose(input, other, rtol, atol)
+    close = input == other
+    if equal_nan and input.dtype.is_inexact:
+        close = close | (input.isnan() & other.isnan())
+    if atol == rtol == 0:
+        return close
+    if not input.dtype.is_inexact:
+        input, other = (t.to(_dtype.get_default_dtype()) for t in (input, other))
+    allowed_error = (other * rtol).abs() + atol
+    actual_error = (input - other).abs()
+    return close | (actual_error.isfinite() & (actual_error <= allowed_error))
 
 
 # ---------------------------------------------------------------- norms and reductions

@@ -9,7 +9,7 @@ a 0-dim tensor (`div`, `remainder`).
 """
 
 from . import _dtype
-from ._arg_parser import check_clamp_bounds, check_isclose
+from ._arg_parser import check_clamp_bounds
 from ._functions_shape import _function_of, _t, alias_of, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
@@ -73,7 +73,8 @@ def remainder(input, other):
 
 
 def scalar_tensor_like(value, like):  # (a float in the op's dtype, as torch's wrapped number: 0.3 // float64 x)
-    dtype = _dtype.result_type(value, like) if isinstance(value, (float, complex)) else _dtype.scalar_dtype(value)
+    dtype = _dtype.opmath(_dtype.result_type(value, like)) if isinstance(value, (float, complex)) else \
+        _dtype.scalar_dtype(value)
     return aten.scalar_tensor.default(value, dtype=dtype)
 
 
@@ -166,16 +167,3 @@ greater, greater_equal, less, less_equal, not_equal = (alias_of(fn, name) for fn
 
 def equal(input, other):
     return tuple(input.shape) == tuple(other.shape) and bool(aten.eq.Tensor(input, other).all())
-
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(isclose(input, other, rtol, atol, equal_nan).all())
-
-
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # (in tensor ops: a compiled frame records them)
-    rtol, atol = check_isclose(input, other, rtol, atol)
-    if input.dtype.category == 0:  # (bools are close when equal: they have no difference)
-        return input == other
-    error = (input - other).abs()
-    close = (input == other) | (error.isfinite() & (error <= atol + rtol * other.abs()))
-    return close | (input.isnan() & other.isnan()) if equal_nan else close

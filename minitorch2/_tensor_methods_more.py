@@ -14,6 +14,7 @@ import warnings
 from ._factories import _COPY_CONSTRUCT, _finish, _options, _size, tensor as make_tensor
 from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
+from ._functions_pointwise import scalar_tensor_like
 from ._functions_shape import split
 from ._functions_shape_more import flip, tile
 from ._ops import ops
@@ -113,11 +114,12 @@ def tensor_methods():
         return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
 
     def div_(self, other, *, rounding_mode=None):
-        """x.div_(y) (div_.Tensor) or, with a rounding mode, div_.Tensor_mode (a number y: a 0-d tensor of its type)."""
+        """x.div_(y) (div_.Tensor) or, with a rounding mode, div_.Tensor_mode (a number y: a 0-d tensor, a float one in
+        the op's dtype)."""
         if rounding_mode is None:
             return aten.div_.Tensor(self, other)
         if not isinstance(other, Tensor):
-            other = aten.scalar_tensor.default(other, dtype=_dtype.scalar_dtype(other))
+            other = scalar_tensor_like(other, self)
         return aten.div_.Tensor_mode(self, other, rounding_mode=rounding_mode)
 
     def uniform_(self, a=0.0, b=1.0, *, generator=None):

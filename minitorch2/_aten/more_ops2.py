@@ -137,7 +137,7 @@ def _lerp_check(self, end, weight):
         if other is not None and other.dtype is not self.dtype:
             raise RuntimeError(f"expected dtype {_TYPE_META_NAMES[self.dtype.name]} for `{name}` but got dtype "
                                f"{_TYPE_META_NAMES[other.dtype.name]}")
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_inexact:
         raise _not_implemented("lerp_kernel_tensor" if by_tensor else "lerp_kernel_scalar", self.dtype)
 
 
@@ -153,8 +153,8 @@ def _lerp_kernel():
         a, b = _np(self, compute), _np(end, compute)
         w = _np(weight, compute)
         with np.errstate(all="ignore"):
-            if isinstance(w, float):
-                result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
+            if not isinstance(w, np.ndarray):
+                result = a + w * (b - a) if abs(w) < 0.5 else b - (b - a) * (1 - w)
             else:
                 result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
         return _ensure_array(result, dtype)

@@ -88,7 +88,7 @@ def integer_power_check(self, exponent, *, in_meta=False):
     fill and a copy)."""
     if not isinstance(self, Tensor) or isinstance(exponent, Tensor) or in_meta:
         return
-    if not self.dtype.is_floating_point and type(exponent) in (int, bool) and exponent < 0:
+    if not self.dtype.is_inexact and type(exponent) in (int, bool) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     dtype = _dtype.result_type(self, exponent)
     if dtype.name not in ("float32", "float64", "bool") and scalar_exponent_form(exponent, dtype) == "pow":
