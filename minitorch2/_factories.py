@@ -95,7 +95,7 @@ def _from_data(data, dtype):
     (_tensor_data.py)."""
     raw = data_array(data, dtype)
     dtype = dtype or _infer_dtype(data)
-    raw = checked_values(raw, dtype)
+    raw = checked_values(raw, dtype, data)
     with np.errstate(over="ignore"):  # a float beyond float32's range is inf there, as in torch
         return raw.astype(dtype.np), dtype
 
@@ -183,8 +183,8 @@ rand_like = _like(aten.rand_like.default)
 randn_like = _like(aten.randn_like.default)
 
 
-def _number(value):
-    return value.item() if isinstance(value, Tensor) else value
+def _number(value):  # (a NumPy scalar too: np.int8(-128) would wrap in arange's arithmetic)
+    return value.item() if isinstance(value, (Tensor, np.generic)) else value
 
 
 _NO_STEP = object()

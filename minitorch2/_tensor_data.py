@@ -27,11 +27,13 @@ def data_array(data, dtype):
     return raw
 
 
-def checked_values(raw, dtype):
-    """raw's values as they go into dtype: refused or converted as torch's tensor() does."""
+def checked_values(raw, dtype, data):
+    """raw's values (numpy's array of `data`) as they go into dtype: refused or converted as torch's tensor() does."""
     if raw.dtype.kind == "c" and not dtype.is_complex:  # (torch's parser reads each element as a real number)
         raise TypeError("must be real number, not complex" if dtype.is_floating_point
                         else "'complex' object cannot be interpreted as an integer")
+    if raw.dtype.kind == "f" and dtype.category < 2:  # (numpy reads [2**63, 1] as floats: each item is checked)
+        _check_items(np.array(data, dtype=object).reshape(-1).tolist(), dtype)
     if raw.dtype.kind == "O" or raw.dtype == np.uint64:  # ints past int64, None, other objects
         raw = _object_values(raw, dtype)
     _check_range(raw, dtype)
@@ -81,13 +83,19 @@ def _object_values(raw, dtype):
     """An object array's values, checked one by one: None and other objects are refused, an int must fit
     int64 unless it goes into a floating dtype (torch reads it as a double then) or bool (read as its truth)."""
     values = raw.reshape(-1).tolist()
+    _check_items(values, dtype)
+    kind = np.float64 if dtype.is_floating_point else np.bool_ if dtype.category == 0 else np.int64
+    return np.array(values if kind is not np.bool_ else list(map(bool, values)), dtype=kind).reshape(raw.shape)
+
+
+def _check_items(values, dtype):
     for value in values:
         if value is None or not isinstance(value, numbers.Real):
             raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
+        if isinstance(value, np.floating) and dtype.category < 2:  # (a Python float is truncated; numpy's is not read)
+            raise TypeError(f"'numpy.{type(value).__name__}' object cannot be interpreted as an integer")
         if isinstance(value, int) and dtype.category == 1 and not -2 ** 63 <= value < 2 ** 63:
             raise ValueError("Overflow when unpacking long long")
-    kind = np.float64 if dtype.is_floating_point else np.bool_ if dtype.category == 0 else np.int64
-    return np.array(values if kind is not np.bool_ else list(map(bool, values)), dtype=kind).reshape(raw.shape)
 
 
 def _check_range(raw, dtype):

@@ -11,6 +11,7 @@ from .. import _dtype
 from .._sym import SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
+from .memory import _dtype_title
 from .meta_util import new_tensor_shape, fake_empty, memory_format_strides, with_strides
 
 
@@ -96,9 +97,11 @@ full_like = _like(0)
 
 
 def _arange_dtype(values, dtype):
+    if dtype is not None and (dtype.is_complex or dtype is _dtype.bool_):
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_dtype_title(dtype)}'")
     if dtype is not None:
         return dtype
-    if all(isinstance(v, (int, np.integer, SymInt)) and not isinstance(v, bool) for v in values):
+    if all(isinstance(v, (int, np.integer, SymInt)) for v in values):  # (bools too: arange(True, 4) is int64)
         return _dtype.int64
     return _dtype.get_default_dtype()
 
@@ -111,8 +114,10 @@ def _arange_length(start, end, step):
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {float(start):g} -> {float(end):g}")
     if (step > 0 and start > end) or (step < 0 and start < end):
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    return max(int(math.ceil((end - start) / step)), 0)
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if (size := max(int(math.ceil((end - start) / step)), 0)) >= 2 ** 63:
+        raise RuntimeError("invalid size, possible overflow?")
+    return size
 
 
 def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):

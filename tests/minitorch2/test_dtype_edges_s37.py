@@ -24,6 +24,10 @@ What it found (session 37):
   torch's parser refuses it;
 - isclose of integer tensors subtracted in their dtype (int8: -128 was "close" to 0, 127 to -1), and of bools
   ignored the tolerances; complex pow to a negative integer was refused; complex lerp and logsumexp were missing.
+- torch.tensor([2**63, 1]) wrapped the int into int64 silently (numpy read the list as floats; torch refuses the
+  int), a NumPy float scalar went into an integer or bool dtype (torch's parser refuses it), arange(np.int8(-128), 5)
+  was empty (the bounds' arithmetic wrapped in int8), arange(-2**63, 5) too (torch: an overflowing size), arange of
+  bools was float32 (torch: int64) and arange with dtype=bool or complex computed.
 Not matched (NUMBERS beyond int64, as 2**64, take other paths in torch's parser: a double for nan_to_num, a
 ValueError for setitem); KNOWN_NUMBER_METHODS lists the rest, each with its reason.
 """
@@ -116,6 +120,8 @@ def assert_same(ours, theirs, where, rtol=None):
         assert ours[1] == theirs[1], (where, ours, theirs)
         if theirs[1] in ("RuntimeError", "NotImplementedError") and where not in MESSAGES_DIFFER:
             assert ours[2] == theirs[2], (where, ours, theirs)
+    elif ours[0] == "value" and isinstance(theirs[1], str):
+        assert ours[1] == theirs[1], (where, ours, theirs)
     elif ours[0] == "value":
         assert _close(np.asarray(ours[1], dtype=complex), np.asarray(theirs[1], dtype=complex), 1e-6), \
             (where, ours, theirs)
@@ -234,3 +240,43 @@ def test_a_half_renorm_computes_its_norm_in_float32():
 def test_gcd_of_complex_tensors_is_refused():
     with pytest.raises(NotImplementedError, match="gcd_cpu"):
         minitorch2.gcd(minitorch2.tensor([1 + 1j]), minitorch2.tensor([2j]))
+
+
+# ---------------------------------------------------------------- tensors made from Python and NumPy numbers
+CREATIONS = [
+    "torch.tensor(n)", "torch.tensor([n])", "torch.tensor([n, 1])", "torch.tensor([1, n])", "torch.tensor([n, 1.5])",
+    "torch.tensor([[n], [2]])", "torch.tensor(n, dtype=torch.int8)", "torch.tensor([n], dtype=torch.uint8)",
+    "torch.tensor(n, dtype=torch.float16)", "torch.tensor(n, dtype=torch.bool)", "torch.tensor(n, dtype=torch.int64)",
+    "torch.tensor(n, dtype=torch.float64)", "torch.tensor([n, True])", "torch.as_tensor([n], dtype=torch.int32)",
+    "torch.full((2,), n)", "torch.full((2,), n, dtype=torch.int8)", "torch.zeros(2) + n", "torch.scalar_tensor(n)",
+    "torch.tensor([n, 2**63 - 1])", "torch.tensor(np.array(n))", "torch.tensor([np.float32(1), n])",
+    "torch.tensor([torch.tensor(1), n])", "torch.tensor([n]).tolist()", "torch.ones(1, dtype=torch.int8).fill_(n)",
+    "torch.tensor(n).long()", "torch.tensor(n).to(torch.uint8)", "torch.tensor(n).half()", "int(torch.tensor(n))",
+    "bool(torch.tensor(n))", "torch.tensor([n, -n]).max()", "torch.tensor([n, 0, -1]).argsort()",
+    "torch.tensor([n, n]).unique()", "repr(torch.tensor([n, 1.]))", "torch.arange(n, 5) if n == n else n",
+]
+CREATED_FROM = [0, -1, 2**31, 2**53 + 1, 2**63 - 1, -2**63, 2**63, 2**64, -2**63 - 1, 10**20, NAN, INF, -INF, -0.0,
+                1e-45, 1e308, 3.5e38, 65520.0, True, False, 1 + 2j, np.int64(5), np.float32(2.5), np.int8(-128),
+                np.float16(0.1)]
+# (torch's parser: a complex number into bool is its truth, not refused; complex64 takes an int past int64 as a
+# double; arange's bounds beyond int64 and complex ones are not read)
+KNOWN_CREATIONS = {("torch.tensor(n, dtype=torch.bool)", "(1+2j)"), ("int(torch.tensor(n))", "(1+2j)"),
+                   ("torch.arange(n, 5) if n == n else n", "(1+2j)")}
+
+
+@pytest.mark.parametrize("expression", CREATIONS)
+def test_tensors_made_from_numbers(expression):
+    for number in CREATED_FROM:
+        if (expression, repr(number)) not in KNOWN_CREATIONS:
+            ours, theirs = (_created(T, expression, number) for T in (minitorch2, torch))
+            assert_same(ours, theirs, (expression, repr(number)))
+
+
+def _created(T, expression, number):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = eval(expression, {"torch": T, "n": number, "np": np})
+    except Exception as e:  # noqa: BLE001 (the error is the outcome)
+        return ("error", type(e).__name__, str(e).split("\n")[0])
+    return ("value", result.replace("minitorch2", "torch")) if isinstance(result, str) else _plain(T, result)
