@@ -54,14 +54,15 @@ LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
                                      object.__new__,  # (`Cls.__new__(Cls)`: an object whose __init__ is not run)
-                                     dataclasses.fields, copy.deepcopy, random.Random, math.prod}
+                                     dataclasses.fields, copy.deepcopy, copy.copy, random.Random, math.prod}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
 PURE_METHODS = {method for cls in (str, bytes, int, float, tuple, frozenset) for name, method in vars(cls).items()
                 if isinstance(method, types.MethodDescriptorType) and not name.startswith("_")} | {
                 getattr(set, name) for name in ("difference", "intersection", "union", "symmetric_difference", "issubset",
-                                                "issuperset", "isdisjoint")}  # (`set.difference(a, b)`: a new set)
+                                                "issuperset", "isdisjoint")} | {  # (`set.difference(a, b)`: a new set)
+                float.fromhex, int.from_bytes}  # (the classmethods making immutable values)
 LIBRARY_CALLABLES |= {m for m in PURE_METHODS if m.__name__ != "count"}  # (call_count: itertools.count's rule)
 
 
@@ -186,6 +187,9 @@ def generator_iterator(code, start):
             except ObservedException as e:  # (PEP 479: a StopIteration leaving the body is a RuntimeError)
                 if issubclass(e.value.python_type(), StopIteration):
                     raise_observed(RuntimeError, ["generator raised StopIteration"], "a StopIteration left a generator")
+                raise
+            except Unsupported as e:  # as Dynamo's: a break in a generator's next() skips the whole frame, untallied
+                e.in_generator = True
                 raise
             if not generator.suspended:
                 return
@@ -484,6 +488,23 @@ class LibraryCallsMixin:
 
     def call_deepcopy(self, tx, obj, memo=None):
         return deepcopy_constant(obj.realize())
+
+    def call_copy(self, tx, obj):
+        """copy.copy(x) of an object of a user's class made in the frame, whose class leaves copying to object's
+        __reduce_ex__: a new object of the class holding the same attributes (what copy makes of that reduction, as
+        Dynamo traces it); anything else runs copy's own code. (frozenset.copy shares the name: it gives x itself.)"""
+        from .user_defined import UserFunctionVariable, UserObjectVariable  # (user_defined.py builds on this module)
+        obj = obj.realize()
+        if self.value is not copy.copy:
+            return obj
+        cls = type(getattr(obj, "value", None))
+        own_protocol = any(inspect.getattr_static(cls, name, None) is not getattr(object, name, None) for name in (
+            "__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__", "__slots__"))
+        if type(obj) is not UserObjectVariable or obj.source is not None or own_protocol:
+            return UserFunctionVariable(copy.copy).call_function(tx, [obj], {})
+        made = self.call___new__(tx, ConstantVariable(cls))
+        made.attrs = dict(obj.attrs)
+        return made
 
     def _over_streams(self, tx, *args, **kwargs):
         fn, its = self.value, []
