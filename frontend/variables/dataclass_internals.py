@@ -22,6 +22,7 @@ from ..exc import Unsupported
 from .constant import ConstantVariable
 from .comprehension_iterators import is_comprehension_iterator, wrap_comprehension_iterator
 from .input_sets import is_input_set, wrap_input_set
+from .deques_and_proxies import wrap_input_deque, wrap_input_mapping_proxy
 from .dicts import DictVariable
 from .lists import ListVariable, TupleVariable
 from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
@@ -40,11 +41,9 @@ def wrap_other(og, value, source):
         return wrap_comprehension_iterator(og, value, source)
     if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
         return wrap_tensor_keyed_dict(og, value, source)
-    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
-        from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
+    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: deques_and_proxies.py's)
         return wrap_input_deque(og, value, source)
-    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: stdlib.py's)
-        from .stdlib import wrap_input_mapping_proxy  # (a cycle, as above)
+    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: as the deque)
         return wrap_input_mapping_proxy(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
