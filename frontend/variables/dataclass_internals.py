@@ -5,8 +5,9 @@ asdict(), replace()) and the module's sentinels (MISSING, the _HAS_DEFAULT_FACTO
 default_factory, the _FIELD markers) are constants compared by identity, as Dynamo folds them; anything else of no
 known kind stays a graph break. dataclasses.fields(obj) of an instance is its Field constants, as Dynamo's handler
 answers; of a class, Dynamo's handler refuses (a graph break), and so does this one. copy.deepcopy of an immutable
-constant (astuple's and asdict's leaves) is the constant itself, of lists, tuples and dicts of them new containers. A torch.jit ScriptFunction is the Python function
-it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it. An object whose class defines
+constant (astuple's and asdict's leaves) is the constant itself; of lists, tuples and dicts of constants, new
+containers. A torch.jit ScriptFunction is the Python function it holds as `_torchdynamo_inline`, inlined, as
+Dynamo's wrap_jit_function makes it. An object whose class defines
 its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py).
 """
 import collections

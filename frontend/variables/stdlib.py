@@ -1,12 +1,12 @@
 """The standard library inside compiled frames: functools, itertools, collections and contextlib, as Dynamo traces them.
 
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
-`OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
-`islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
-trackers, a lazy iterator, a DictVariable of its class), and the partials and namedtuples themselves (trackers
-of their class), so a program using them captures in one graph, as in Dynamo (contextlib's context managers:
-context_trackers.py; the deque and mappingproxy trackers: deques_and_proxies.py); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
-call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
+`OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`, `islice`,
+`count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of trackers, a
+lazy iterator, a DictVariable of its class), and the partials and namedtuples themselves (trackers of their class),
+so a program using them captures in one graph, as in Dynamo (contextlib's context managers: context_trackers.py; the
+deque and mappingproxy trackers: deques_and_proxies.py); iter(f, sentinel) calls f lazily. BuiltinVariable takes
+LibraryCallsMixin: a call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
 import collections.abc

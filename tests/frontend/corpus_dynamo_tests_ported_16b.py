@@ -1,11 +1,13 @@
 """The sixteenth batch of Dynamo-style programs, second half: test/dynamo/test_misc.py and test_functions.py on user
-classes with __setattr__ / __getattribute__ / __delattr__ overridden, __class_getitem__ and generic aliases,
-typing.NamedTuple classes with defaults and methods, __init_subclass__ registries, __bool__ and __len__ deciding a
-branch; test_functions.py's functools helpers (partialmethod, singledispatch, cached_property, total_ordering);
-DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between calls) and
-RECOMPILE_SRC (test_recompiles.py and test_guard_manager.py: guards on values that change between calls). The calls
-are in test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F` and
-`dynamo`.
+classes with __setattr__, __getattr__ and __delattr__ of their own (and setattr/delattr reaching them), attributes
+of constants that are classes (list[int].__origin__, (1.5).__class__), __class_getitem__ and generic aliases,
+typing.NamedTuple classes with defaults and methods, __init_subclass__ keywords, __bool__ and __len__ deciding a
+branch; test_functions.py's functools helpers (partialmethod, singledispatch, cached_property, total_ordering,
+cmp_to_key); test_generator.py's graph break inside a generator's next() (Dynamo skips the whole frame and tallies no
+break); DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between
+calls) and RECOMPILE_SRC (test_recompiles.py and test_guard_manager.py: guards on values that change between calls).
+The calls are in test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F`
+and `dynamo`.
 """
 
 PORTED_SRC = r'''
@@ -107,6 +109,20 @@ def tr16_len_dunder_decides_truth(a, b):
     return a * 2 if _Sized() else b * 3
 def tr16_not_of_user_object(a, b):
     return a + (not _Truthy(0)) * b
+
+# ---- a break inside a generator's next() (test_generator.py)
+def ge16_break_in_generator_skips_frame(a, b):
+    def produce():
+        yield a + 1
+        dynamo.graph_break()
+        yield b + 2
+    out = a * 2
+    for t in produce():
+        out = out + t
+    return out
+def ge16_unsupported_call_in_genexpr(a, b):
+    xs = list(print(k) or k for k in [1, 2])
+    return a.sin() * len(xs) + b
 
 # ---- functools helpers (test_functions.py)
 class _Scaler:

@@ -291,4 +291,4 @@ def test_recompiles_match_dynamo(batch, name):
 def test_enough_programs_every_recompile_has_calls_and_known_diffs_name_programs(batch):
     ported, dynamic, recompiled = (names for names, _, _ in BATCHES[batch])
     check_batch_is_whole(ported + dynamic, recompiled, RECOMPILE_CALLS[batch], KNOWN_DIFFS[batch],
-                         at_least={13: 90, 14: 50, 15: 50, 16: 50}.get(batch, 150))  # (batches 13 on were asked for fewer)
+                         at_least={13: 90, 14: 50, 15: 50, 16: 50}.get(batch, 150))  # (13 on: asked for fewer)
