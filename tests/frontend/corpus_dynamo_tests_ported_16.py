@@ -207,6 +207,9 @@ def fl16_float_methods(a, b):
 def fl16_float_hex_round_trip(a, b):
     v = float.fromhex((1.5).hex())
     return a * v + b
+def in16_bytes_fromhex_breaks_at_the_call(a, b):
+    raw = bytes.fromhex("0102")
+    return a * raw[1] + b
 def in16_int_from_bytes_classmethod(a, b):
     return a * int.from_bytes(b"\x01\x00", "little") + b * (7).__rsub__(10) + (2.6).__round__(0)
 '''
