@@ -239,6 +239,8 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # collections.deque and types.MappingProxyType in compiled frames (made there or handed to the frame)
+        "frontend/variables/deques_and_proxies.py",
         # contextlib's context managers in compiled frames: @contextmanager, nullcontext, suppress and ExitStack blocks
         "frontend/variables/context_trackers.py",
         # collections.Counter made in a compiled frame, its methods run on a real Counter of its items

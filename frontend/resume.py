@@ -60,7 +60,7 @@ def _record_origin(new, original, n_prefix, n_head):
 
 def why_cannot_resume(code, e):
     """None if the frame can continue after the break described by Unsupported e, else a reason code."""
-    if pyversion.is_generator(code):
+    if pyversion.is_generator(code) or getattr(e, "in_generator", False):  # (stdlib.py's generator_iterator)
         return "generator"
     if e.break_step is None:  # (an exception no handler catches has none: as Dynamo, the frame runs eagerly)
         return "uncaught_exception" if e.code == "uncaught_exception" else "unresumable"

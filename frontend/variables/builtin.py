@@ -123,7 +123,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         if name in ("__name__", "__qualname__", "__module__"):  # (type(k).__name__: a builtin's names are constants)
             return ConstantVariable(attr)
         known = [f for f in LIBRARY_CALLABLES if f is attr or isinstance(f, types.BuiltinMethodType) and f == attr]
-        known += [attr] if getattr(attr, "__objclass__", None) in (str, bytes) else []  # (str.count: folded)
+        known += [attr] if getattr(attr, "__objclass__", None) in (str, bytes) or isinstance(attr, types.BuiltinMethodType) \
+            and attr.__self__ is self.value else []  # (str.count: folded; bytes.fromhex: a call, a break only there)
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):

@@ -41,8 +41,8 @@ class ConstantVariable(ValueVariable):
         # a method the enum's class defines: inlined with the member as self
         if isinstance(self.value, enum.Enum) and hasattr(attr, "__func__") and attr.__self__ is self.value:
             return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
-        if isinstance(self.value, type) and isinstance(attr, types.FunctionType) and not unbound:  # type(o).f(o, x)
-            return UserFunctionVariable(attr)
+        if isinstance(attr, type) or isinstance(self.value, type) and type(attr) is types.FunctionType and not unbound:
+            return tx.output.wrap(attr, None)  # type(o).f(o, x); list[int].__origin__: the class, not a method of self
         if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)
             return UnboundMethodVariable(name) if unbound else MethodVariable(self, name)
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
@@ -57,9 +57,8 @@ class ConstantVariable(ValueVariable):
         return lambda outs, L, G, value=self.value: value
 
     def call_function(self, tx, args, kwargs):
-        if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method
-            return self.call_method(tx, "__call__", args, kwargs)
-        return super().call_function(tx, args, kwargs)
+        return self.call_method(tx, "__call__", args, kwargs) if isinstance(self.value, enum.EnumMeta) else \
+            super().call_function(tx, args, kwargs)  # Color(2): the member, folded as a call of a constant's method
 
     def call_method(self, tx, name, args, kwargs):
         """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants (a size: at run time)."""
@@ -67,11 +66,11 @@ class ConstantVariable(ValueVariable):
         from ..opcodes_strings import run_time_format  # (it imports the variables)
         if name == "format" and type(self.value) is str and not kwargs and (kept := run_time_format(self.value, args)):
             return kept
-        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-            raise Unsupported(f"{name} of a constant called with non-constant arguments", "unsupported_call")
-        method = getattr(self.value, name)
-        return ConstantVariable(method(*[a.as_python_constant() for a in args],
-                                       **{k: v.as_python_constant() for k, v in kwargs.items()}))
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]) or isinstance(self.value, (int, float)) \
+                and (args or kwargs) and not name.startswith("__"):  # (Dynamo's: (258).to_bytes(2, "big") breaks)
+            raise Unsupported(f"{name} of a constant, not folded (non-constant arguments)", "unsupported_call")
+        return ConstantVariable(getattr(self.value, name)(*[a.as_python_constant() for a in args],
+                                                          **{k: v.as_python_constant() for k, v in kwargs.items()}))
 
     def __repr__(self):
         return f"ConstantVariable({self.value!r})"

@@ -5,13 +5,16 @@ asdict(), replace()) and the module's sentinels (MISSING, the _HAS_DEFAULT_FACTO
 default_factory, the _FIELD markers) are constants compared by identity, as Dynamo folds them; anything else of no
 known kind stays a graph break. dataclasses.fields(obj) of an instance is its Field constants, as Dynamo's handler
 answers; of a class, Dynamo's handler refuses (a graph break), and so does this one. copy.deepcopy of an immutable
-constant (astuple's and asdict's leaves) is the constant itself. A torch.jit ScriptFunction is the Python function
-it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it. An object whose class defines
+constant (astuple's and asdict's leaves) is the constant itself; of lists, tuples and dicts of constants, new
+containers. A torch.jit ScriptFunction is the Python function it holds as `_torchdynamo_inline`, inlined, as
+Dynamo's wrap_jit_function makes it. An object whose class defines
 its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py).
 """
 import collections
+import copy
 import dataclasses
 import inspect
+import operator
 import types
 
 from .. import guards
@@ -20,7 +23,9 @@ from ..exc import Unsupported
 from .constant import ConstantVariable
 from .comprehension_iterators import is_comprehension_iterator, wrap_comprehension_iterator
 from .input_sets import is_input_set, wrap_input_set
-from .lists import TupleVariable
+from .deques_and_proxies import wrap_input_deque, wrap_input_mapping_proxy
+from .dicts import DictVariable
+from .lists import ListVariable, TupleVariable
 from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
 
 
@@ -37,11 +42,9 @@ def wrap_other(og, value, source):
         return wrap_comprehension_iterator(og, value, source)
     if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
         return wrap_tensor_keyed_dict(og, value, source)
-    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: stdlib.py's)
-        from .stdlib import wrap_input_deque  # (a cycle: stdlib.py builds on this module)
+    if type(value) is collections.deque and source is not None:  # (not a dataclasses object: deques_and_proxies.py's)
         return wrap_input_deque(og, value, source)
-    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: stdlib.py's)
-        from .stdlib import wrap_input_mapping_proxy  # (a cycle, as above)
+    if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: as the deque)
         return wrap_input_mapping_proxy(og, value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
@@ -61,10 +64,27 @@ def dataclass_fields(tx, obj):
     return TupleVariable([ConstantVariable(f) for f in dataclasses.fields(obj.python_type())])
 
 
-def deepcopy_constant(obj):
-    """copy.deepcopy(x) of a number, string, None or a tuple of them: x (deepcopy returns such a value itself)."""
-    if obj.is_python_constant() and _immutable(obj.as_python_constant()):
-        return obj
+def deepcopy_constant(obj, memo=None):
+    """copy.deepcopy(x) of a number, string, None or a tuple of them: x (deepcopy returns such a value itself); of
+    lists, tuples and dicts made of such values: new containers, one copy of a container held twice (as the memo of
+    Python's deepcopy keeps); anything else (a tensor, a user object) is the break."""
+    memo = {"values": {}} if memo is None else memo  # (tracker ids, and deepcopy's own memo for constants' values)
+    if id(obj) in memo:
+        return memo[id(obj)]
+    if type(obj) in (ListVariable, TupleVariable):
+        memo[id(obj)] = made = type(obj)([])
+        made.items = [deepcopy_constant(item.realize(), memo) for item in obj.items]
+        if type(obj) is TupleVariable and all(map(operator.is_, made.items, obj.items)):  # (Python's keeps it)
+            memo[id(obj)] = made = obj
+        return made
+    if type(obj) is DictVariable:
+        memo[id(obj)] = made = DictVariable({}, cls=obj.cls, factory=obj.factory)
+        made.items = {key: deepcopy_constant(value.realize(), memo) for key, value in obj.items.items()}
+        return made
+    if obj.is_python_constant():  # (after the containers: a list of constants is one too, but has its own identity)
+        value = obj.as_python_constant()
+        memo[id(obj)] = obj if _immutable(value) else ConstantVariable(copy.deepcopy(value, memo["values"]))
+        return memo[id(obj)]
     raise Unsupported(f"copy.deepcopy of {obj}", "unsupported_call")
 
 

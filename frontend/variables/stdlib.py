@@ -1,12 +1,12 @@
 """The standard library inside compiled frames: functools, itertools, collections and contextlib, as Dynamo traces them.
 
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
-`OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
-`islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
-trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves
-(trackers of their class), so a program using them captures in one graph, as in Dynamo (contextlib's context
-managers: context_trackers.py); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
-call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
+`OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`, `islice`,
+`count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of trackers, a
+lazy iterator, a DictVariable of its class), and the partials and namedtuples themselves (trackers of their class),
+so a program using them captures in one graph, as in Dynamo (contextlib's context managers: context_trackers.py; the
+deque and mappingproxy trackers: deques_and_proxies.py); iter(f, sentinel) calls f lazily. BuiltinVariable takes
+LibraryCallsMixin: a call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
 import collections.abc
@@ -30,6 +30,7 @@ from .base import VariableTracker
 from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
+from .deques_and_proxies import DequeVariable, MappingProxyVariable
 from .dicts import DictVariable, constant_key
 from .list_methods import sorted_items
 from .exceptions import ObservedException, as_exception, raise_observed
@@ -54,14 +55,15 @@ LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
                                      object.__new__,  # (`Cls.__new__(Cls)`: an object whose __init__ is not run)
-                                     dataclasses.fields, copy.deepcopy, random.Random, math.prod}
+                                     dataclasses.fields, copy.deepcopy, copy.copy, random.Random, math.prod}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
 PURE_METHODS = {method for cls in (str, bytes, int, float, tuple, frozenset) for name, method in vars(cls).items()
                 if isinstance(method, types.MethodDescriptorType) and not name.startswith("_")} | {
                 getattr(set, name) for name in ("difference", "intersection", "union", "symmetric_difference", "issubset",
-                                                "issuperset", "isdisjoint")}  # (`set.difference(a, b)`: a new set)
+                                                "issuperset", "isdisjoint")} | {  # (`set.difference(a, b)`: a new set)
+                float.fromhex, int.from_bytes}  # (the classmethods making immutable values)
 LIBRARY_CALLABLES |= {m for m in PURE_METHODS if m.__name__ != "count"}  # (call_count: itertools.count's rule)
 
 
@@ -187,6 +189,9 @@ def generator_iterator(code, start):
                 if issubclass(e.value.python_type(), StopIteration):
                     raise_observed(RuntimeError, ["generator raised StopIteration"], "a StopIteration left a generator")
                 raise
+            except Unsupported as e:  # as Dynamo's: a break in a generator's next() skips the whole frame, untallied
+                e.in_generator = True
+                raise
             if not generator.suspended:
                 return
             yield value
@@ -296,75 +301,6 @@ class NamedTupleClassVariable(ConstantVariable):
         if name == "_make":
             return tx.output.wrap(functools.partial(lambda cls, items: cls(*items), self.value), None)
         return super().var_getattr(tx, name)
-
-
-class DequeVariable(ListVariable):
-    """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
-    (which drops what falls past maxlen, as the program's own deque will)."""
-
-    python_cls = collections.deque
-
-    def __init__(self, items, maxlen=None):
-        super().__init__(collections.deque(items, maxlen))
-        self.maxlen = maxlen
-
-    def rebuilder(self):
-        return functools.partial(collections.deque, maxlen=self.maxlen)
-
-    def call_method(self, tx, name, args, kwargs):
-        if name not in ("append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "clear") or (
-                name.startswith("pop") and not self.items):
-            return super().call_method(tx, name, args, kwargs)
-        if self.source is not None:  # a deque from outside: its final items are written back after the graph
-            tx.output.note_mutation(self)
-        operands = [] if name in ("pop", "popleft", "clear") else [
-            args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
-        if name == "insert":  # (its index a constant)
-            operands = [args[0].realize().as_python_constant(), args[1]]
-        real = collections.deque(self.items, self.maxlen)
-        try:
-            result = getattr(real, name)(*operands)
-        except IndexError as e:  # (an insert into a full bounded deque)
-            raise_observed(IndexError, e.args, f"deque.{name}: {e}")
-        self.items = list(real)
-        return ConstantVariable(None) if result is None else result
-
-
-def wrap_input_deque(og, value, source):
-    """A deque from outside the frame (an argument, a resume function's local), as Dynamo's builder takes it: guarded
-    by type, length and maxlen, its items wrapped at first use as a list's are."""
-    from .builder import _item  # (a cycle: the builder reaches this module through dataclass_internals.wrap_other)
-    og.guards.add(guards.type_guard(source, value), type(value))
-    og.guards.add(guards.length_guard(source, value))
-    og.guards.add(guards.constant_guard(AttrSource(source, "maxlen"), value.maxlen))
-    deque = DequeVariable([_item(og, v, source, i) for i, v in enumerate(value)], value.maxlen)
-    deque.source = source
-    return deque
-
-
-class MappingProxyVariable(DictVariable):
-    """types.MappingProxyType(d) of a dict tracker: a read-only live view of d's items (a write raises the
-    program's TypeError, as Python's; the dict methods that write are not the proxy's, so they break)."""
-
-    def __init__(self, mapping):
-        super().__init__({}, cls=types.MappingProxyType)
-        self.items = mapping.items  # (the same dict: what d gains later, the view shows)
-
-    def setitem(self, tx, key, value):
-        raise_observed(TypeError, ["'mappingproxy' object does not support item assignment"], "a mappingproxy write")
-
-
-def wrap_input_mapping_proxy(og, value, source):
-    """A mappingproxy from outside the frame (an enum's __members__, a class's __dict__), guarded by type and keys:
-    a read-only view over a dict tracker of its items, each wrapped at first use as a dict argument's are."""
-    from .builder import _item  # (a cycle, as wrap_input_deque's)
-    if not {*map(type, value)} <= {str, int, bool}:
-        raise Unsupported("a mappingproxy with keys that are no str, int or bool", "unsupported")
-    og.guards.add(guards.type_guard(source, value), type(value))
-    og.guards.add(guards.dict_keys_guard(source, list(value)))
-    proxy = MappingProxyVariable(DictVariable({k: _item(og, v, source, k) for k, v in value.items()}))
-    proxy.source = source
-    return proxy
 
 
 class ChainMapVariable(DictVariable):
@@ -484,6 +420,23 @@ class LibraryCallsMixin:
 
     def call_deepcopy(self, tx, obj, memo=None):
         return deepcopy_constant(obj.realize())
+
+    def call_copy(self, tx, obj):
+        """copy.copy(x) of an object of a user's class made in the frame, whose class leaves copying to object's
+        __reduce_ex__: a new object of the class holding the same attributes (what copy makes of that reduction, as
+        Dynamo traces it); anything else runs copy's own code. (frozenset.copy shares the name: it gives x itself.)"""
+        from .user_defined import UserFunctionVariable, UserObjectVariable  # (user_defined.py builds on this module)
+        obj = obj.realize()
+        if self.value is not copy.copy:
+            return obj
+        cls = type(getattr(obj, "value", None))
+        own_protocol = any(inspect.getattr_static(cls, name, None) is not getattr(object, name, None) for name in (
+            "__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__", "__slots__"))
+        if type(obj) is not UserObjectVariable or obj.source is not None or own_protocol:
+            return UserFunctionVariable(copy.copy).call_function(tx, [obj], {})
+        made = self.call___new__(tx, ConstantVariable(cls))
+        made.attrs = dict(obj.attrs)
+        return made
 
     def _over_streams(self, tx, *args, **kwargs):
         fn, its = self.value, []

@@ -414,10 +414,14 @@ class ProtocolCallsMixin:
         return made
 
     def call_delattr(self, tx, obj, name):
-        """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""
+        """delattr(obj, name) of an object made in the frame: its class's __delattr__ or a property's deleter runs, else
+        the attribute is gone (none: AttributeError)."""
         obj, name = obj.realize(), name.realize().as_python_constant()
         if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
             raise Unsupported(f"delattr on {obj}", "side_effect")
+        own_delattr = inspect.getattr_static(type(obj.value), "__delattr__")
+        if isinstance(own_delattr, types.FunctionType):  # the class's own __delattr__ decides, inlined
+            return UserFunctionVariable(own_delattr).call_function(tx, [ConstantVariable(name)], {}, self_var=obj)
         deleter = getattr(inspect.getattr_static(type(obj.value), name, None), "fdel", None)
         if isinstance(deleter, types.FunctionType):  # a property's deleter, inlined
             return UserFunctionVariable(deleter).call_function(tx, [], {}, self_var=obj)
