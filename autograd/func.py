@@ -294,8 +294,12 @@ def vjp(func, *primals, has_aux=False):
     """(func(*primals), vjp_fn): vjp_fn(cotangents) is the tuple of each primal's vector-Jacobian product."""
     primals = _inputs_for(primals, range(len(primals)))
     nested = _grad_depth[0] > 0
-    with minitorch2.enable_grad():
-        value, aux = _split_aux(func(*primals), has_aux, "vjp(f, *primals)")
+    _grad_depth[0] += 1  # (a grad inside func keeps its graph, for vjp_fn to differentiate)
+    try:
+        with minitorch2.enable_grad():
+            value, aux = _split_aux(func(*primals), has_aux, "vjp(f, *primals)")
+    finally:
+        _grad_depth[0] -= 1
 
     def vjp_fn(cotangents):
         (outs, out_spec), (given, given_spec) = pytree.tree_flatten(value), pytree.tree_flatten(cotangents)
