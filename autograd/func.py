@@ -271,7 +271,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
 
 def _jacobian_of(out, wrt, args, positions, single):
     rows = [_gradients([out.reshape(-1)[k]], wrt, None, create_graph=_grad_depth[0] > 1) for k in range(out.numel())]
-    blocks = iter([minitorch2.stack([r[j] for r in rows]).reshape(*out.shape, *w.shape) if rows
+    blocks = iter([minitorch2.stack([r[j] for r in rows]).reshape(tuple(out.shape) + tuple(w.shape)) if rows
                    else out.new_zeros(*out.shape, *w.shape) for j, w in enumerate(wrt)])
     per_argument = tuple(pytree.tree_map(lambda t: next(blocks), args[i]) for i in positions)
     return per_argument[0] if single else per_argument
