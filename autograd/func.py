@@ -1,11 +1,15 @@
 """torch.func over the eager autograd engine: functional_call, stack_module_state, grad, grad_and_value, vjp, jvp,
-jacrev, jacfwd, hessian, vmap; functionalize over this package's traced graphs.
+linearize, jacrev, jacfwd, hessian, vmap; functionalize over this package's traced graphs.
 
 autograd layer (under `python -m minitorch2 run`, `torch.func` is this module), library surface. These are not
 functorch's transforms: grad differentiates with the eager engine (keeping the graph only inside another grad, so
-grad(grad(f)) works; jacrev takes one backward pass per output element, jacfwd and jvp are computed from it),
+grad(grad(f)) works; jacrev takes one backward pass per output element, jacfwd and jvp are computed from it; an
+output that does not depend differentiably on an input gives it a zero gradient, as torch's transforms do),
 and vmap calls the function once per slice and stacks the results, as torch's vmap does for an
-op with no batching rule. Values equal torch's; a traced graph shows the loop, not batched ops.
+op with no batching rule (an empty batch runs it once, on zeros, for its outputs' shapes). Arguments, in_dims and
+out_dims, argnums, has_aux outputs and vmap's randomness flag are checked as torch checks them, in its words.
+Values equal torch's; a traced graph shows the loop, not batched ops. What the loop cannot see, torch's batching
+rules' own refusals, is listed in tests/autograd/test_func_grammar_s37.py.
 """
 import functools
 

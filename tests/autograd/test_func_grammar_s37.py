@@ -396,3 +396,30 @@ def test_batched_normal_draws_of_16_or_more_values_as_torch():
     _check("""
         lib.manual_seed(0)
         result = F.vmap(lambda a: lib.randn_like(a), randomness="different")(x)""", {"x": (3, 6)}, np.float32, 0)
+
+
+# an op that fails inside vmap: the same error class, and torch's opening words (what the grammar compares); the rest
+# of torch's message names the batched shapes its batching rules ran the op on
+OP_ERRORS_INSIDE_VMAP = {
+    "matmul": "result = F.vmap(lambda a: a @ lib.ones(4, 2))(x)",
+    "layer_norm": "result = F.vmap(lambda a: lib.nn.functional.layer_norm(a, (5,)))(x.reshape(2, 1, 3))",
+    "view": "result = F.vmap(lambda a: a.view(4))(x)",
+    "broadcast": "result = F.vmap(lambda a, b: a + b)(x, x[:, :2])",
+}
+
+
+@pytest.mark.parametrize("name", sorted(set(OP_ERRORS_INSIDE_VMAP) - {"view"}))  # (view's shape opens its message)
+def test_an_op_failing_inside_vmap_raises_torchs_class_and_opening_words(name):
+    _check(OP_ERRORS_INSIDE_VMAP[name], {"x": (2, 3)}, np.float32, 0)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "the loop runs each op on one example, so an op's own error message names the example's shapes (mat1 1x3, "
+    "input of size [1, 3], shape '[4]', dimension 0) where torch's batching rules ran it on the batched tensor "
+    "and name the batched shapes (2x3, [2, 1, 3], '[2, 4]', dimension 1)"))
+@pytest.mark.parametrize("name", sorted(OP_ERRORS_INSIDE_VMAP))
+def test_an_op_failing_inside_vmap_names_torchs_batched_shapes(name):
+    arrays = {"x": np.ones((2, 3), np.float32)}
+    theirs = _run(OP_ERRORS_INSIDE_VMAP[name], torch, torch.func, arrays, [])
+    ours = _run(OP_ERRORS_INSIDE_VMAP[name], minitorch2, autograd.func, arrays, [])
+    assert str(ours) == str(theirs)
