@@ -118,8 +118,10 @@ def _mapped_dims(func, in_dims, args, flat_args, args_spec):
 def _broadcast_to(dims, spec):
     """dims (an int or None standing for a whole subtree, or a tree of them shaped like spec) as one per leaf of
     spec; None when the two trees do not match."""
-    if dims is None or isinstance(dims, int) or spec.type is None:
-        return [dims] * spec.num_leaves if dims is None or isinstance(dims, int) else None
+    if not isinstance(dims, (tuple, list, dict)):  # (a leaf: an int, None, or a wrong value found by the caller)
+        return [dims] * spec.num_leaves
+    if spec.type is None:
+        return None
     dims_leaves, dims_spec = pytree.tree_flatten(dims)
     if (dims_spec.type, dims_spec.context, len(dims_spec.children_specs)) != \
             (spec.type, spec.context, len(spec.children_specs)):
@@ -177,6 +179,9 @@ def _draw_count(generator):
 def _stacked(func, results, out_dims, size):
     """The per-example outputs stacked along their out_dims (an output whose out_dim is None is returned as is)."""
     name = _function_name(func)
+    if not isinstance(out_dims, (int, tuple, list)) and out_dims is not None:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
+                         "collection of ints representing where in the outputs the vmapped dimension should appear.")
     spec = pytree.tree_flatten(results[0])[1]
     flat_out_dims = _broadcast_to(out_dims, spec)
     if flat_out_dims is None:
@@ -264,6 +269,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
                 value, aux = _split_aux(func(*args), has_aux, "jacrev(f, ...)(*args)")
                 wrt = [t for i in positions for t in pytree.tree_leaves(args[i])]
                 out_leaves, out_spec = pytree.tree_flatten(value)
+                _only_tensors(out_leaves, "vjp(f, *primals)")
                 jacobians = [_jacobian_of(o, wrt, args, positions, isinstance(argnums, int)) for o in out_leaves]
         finally:
             _grad_depth[0] -= 1
@@ -302,6 +308,7 @@ def vjp(func, *primals, has_aux=False):
     try:
         with minitorch2.enable_grad():
             value, aux = _split_aux(func(*primals), has_aux, "vjp(f, *primals)")
+            _only_tensors(pytree.tree_leaves(value), "vjp(f, *primals)")
     finally:
         _grad_depth[0] -= 1
 
@@ -318,6 +325,13 @@ def vjp(func, *primals, has_aux=False):
     return (result, vjp_fn, aux) if has_aux else (result, vjp_fn)
 
 
+def _only_tensors(outputs, api):
+    for output in outputs:
+        if not isinstance(output, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type "
+                               f"{type(output)}")
+
+
 def _detached(tree):
     return pytree.tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree)
 
@@ -327,6 +341,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     computes it with forward-mode AD; the values agree)."""
     _check_jvp_arguments(primals, tangents)
     value, aux = _split_aux(func(*primals), has_aux, "jvp(f, primals, tangents)")
+    _only_tensors(pytree.tree_leaves(value), "jvp(f, primals, tangents)")
     flat_func = lambda *p: tuple(pytree.tree_leaves(func(*p)[0] if has_aux else func(*p)))  # noqa: E731
     jacobians = jacrev(flat_func, tuple(range(len(primals))))(*primals)  # per output leaf, per primal
 
@@ -379,6 +394,10 @@ def stack_module_state(models):
         out = minitorch2.stack([t.detach() for t in tensors])
         return out.requires_grad_() if tensors[0].requires_grad else out
 
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
     params = {k: stacked([dict(m.named_parameters())[k] for m in models]) for k, _ in models[0].named_parameters()}
     buffers = {k: stacked([dict(m.named_buffers())[k] for m in models]) for k, _ in models[0].named_buffers()}
     return params, buffers

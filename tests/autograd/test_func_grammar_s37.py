@@ -423,3 +423,54 @@ def test_an_op_failing_inside_vmap_names_torchs_batched_shapes(name):
     theirs = _run(OP_ERRORS_INSIDE_VMAP[name], torch, torch.func, arrays, [])
     ours = _run(OP_ERRORS_INSIDE_VMAP[name], minitorch2, autograd.func, arrays, [])
     assert str(ours) == str(theirs)
+
+
+# the transforms' own checks of what they are given, each in torch's class and words (fixed examples beside the
+# grammar, which reaches only some of them)
+ARGUMENT_CHECKS = {
+    "vmap in_dims a list": "result = F.vmap(lambda a: a, in_dims=[0])(x)",
+    "vmap in_dims a float": "result = F.vmap(lambda a: a, in_dims=(0.5,))(x)",
+    "vmap in_dims too short": "result = F.vmap(lambda a, b: a * b, in_dims=(0,))(x, x)",
+    "vmap in_dim past the rank": "result = F.vmap(lambda a: a, in_dims=2)(x)",
+    "vmap in_dim on a number": "result = F.vmap(lambda a, s: a * s, in_dims=(0, 0))(x, 3.0)",
+    "vmap with no inputs": "result = F.vmap(lambda: lib.ones(2))()",
+    "vmap with nothing mapped": "result = F.vmap(lambda a: a, in_dims=(None,))(x)",
+    "vmap of different batch sizes": "result = F.vmap(lambda a, b: a * b)(x, x.t())",
+    "vmap out_dims a string": "result = F.vmap(lambda a: a, out_dims='x')(x)",
+    "vmap out_dims too short": "result = F.vmap(lambda a: (a, a), out_dims=(0, 0, 0))(x)",
+    "vmap returning a number": "result = F.vmap(lambda a: 1.0)(x)",
+    "vmap returning None under out_dims None": "result = F.vmap(lambda a: (a, None), out_dims=(0, None))(x)",
+    "vmap randomness flag": "result = F.vmap(lambda a: a, randomness='x')(x)",
+    "vmap chunk_size 0": "result = F.vmap(lambda a: a, chunk_size=0)(x)",
+    "vmap over a 0-d tensor": "result = F.vmap(lambda a: a)(x.sum())",
+    "grad argnum out of range": "result = F.grad(lambda a: a.sum(), argnums=1)(x)",
+    "grad argnums empty": "result = F.grad(lambda a: a.sum(), argnums=())(x)",
+    "grad argnums repeated": "result = F.grad(lambda a, b: a.sum(), argnums=(0, 0))(x, x)",
+    "grad argnums a list": "result = F.grad(lambda a: a.sum(), argnums=[0])(x)",
+    "grad of a number": "result = F.grad(lambda a: 1.0)(x)",
+    "grad of a vector": "result = F.grad(lambda a: a.sum(0))(x)",
+    "grad of a 1-element vector": "result = F.grad(lambda a: a.sum().reshape(1))(x)",
+    "grad has_aux without a pair": "result = F.grad(lambda a: a.sum(), has_aux=True)(x)",
+    "grad of an argmax": "result = F.grad(lambda a: a.argmax().to(a.dtype))(x)",
+    "jacrev chunk_size 0": "result = F.jacrev(lambda a: a, chunk_size=0)(x)",
+    "jacrev of a number": "result = F.jacrev(lambda a: 3.0)(x)",
+    "vjp of a number": "result = F.vjp(lambda a: 3.0, x)",
+    "jvp primals not a tuple": "result = F.jvp(lambda a: a, x, x)",
+    "jvp tangents of another structure": "result = F.jvp(lambda a: a, (x,), (x, x))",
+    "jvp tangent of another shape": "result = F.jvp(lambda a: a, (x,), (x[0],))",
+    "jvp of a number": "result = F.jvp(lambda a: 3.0, (x,), (x,))",
+    "functional_call strict, a key missing": "result = F.functional_call(lib.nn.Linear(3, 2), {'weight': lib.ones(2, 3)}, "
+                                             "(x,), strict=True)",
+    "functional_call strict, a key unexpected": "result = F.functional_call(lib.nn.Linear(3, 2), {'weight': "
+                                                "lib.ones(2, 3), 'bias': lib.ones(2), 'scale': x}, (x,), strict=True)",
+    "functional_call a key in two dicts": "result = F.functional_call(lib.nn.Linear(3, 2), ({'bias': lib.ones(2)}, "
+                                          "{'bias': lib.ones(2)}), (x,))",
+    "stack_module_state of no models": "result = F.stack_module_state([])",
+    "stack_module_state of train and eval models": "result = F.stack_module_state([lib.nn.Linear(3, 2), "
+                                                   "lib.nn.Linear(3, 2).eval()])",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENT_CHECKS))
+def test_argument_checks_as_torch(name):
+    _check(ARGUMENT_CHECKS[name], {"x": (2, 3)}, np.float32, 0)
