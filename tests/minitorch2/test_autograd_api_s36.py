@@ -497,10 +497,9 @@ GAPS = {
         _view_of_a_detached_base_written, ("torch regenerates the view's grad_fn (AsStridedBackward0) after the write; "
                                            "view_history.refresh_view_history skips a base that no longer requires "
                                            "grad and keeps the view's old SliceBackward0")),
-    "vmap over a 0-d tensor": (lambda L, F: F.vmap(lambda v: v * 2)(L.tensor(1.0)),
-                               "torch raises ValueError naming in_dim; autograd/func.py's vmap indexes past the shape"),
     "vmap over an empty dim": (lambda L, F: F.vmap(lambda v: v * 2)(L.ones(0)),
-                               "torch runs select(0) and raises its IndexError; ours stacks no results (list index)"),
+                               "torch's batching rule for 0-d examples of an empty batch runs select(0) and raises its "
+                               "IndexError; ours runs the function once on a zero example and returns the empty result"),
     "in-place on a module output with backward hooks": (
         _module_output_written, ("torch's BackwardHookFunction returns its inputs as views made in a custom Function, "
                                 "which refuse in-place writes; ours passes the tensors on unchanged")),
@@ -517,6 +516,11 @@ GAPS = {
                                   for name in sorted(GAPS)])
 def test_known_gap_as_torch(name):
     program, _ = GAPS[name]
+    assert _outcome(program, torch, torch.func) == _outcome(program, minitorch2, autograd)
+
+
+def test_vmap_over_a_0d_tensor_raises_torchs_value_error():
+    program = lambda L, F: F.vmap(lambda v: v * 2)(L.tensor(1.0))  # noqa: E731
     assert _outcome(program, torch, torch.func) == _outcome(program, minitorch2, autograd)
 
 
