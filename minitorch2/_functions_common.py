@@ -295,6 +295,7 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
 def _put_(self, index, source, accumulate=False):
     """self.put_: `source` written at the flat indices of self (as if it were 1-d), summed with accumulate; ATen's
     checks first (no casts: the index is int64, source has self's dtype)."""
+    _put_arguments_are_tensors("put_", index, source)
     if index.dtype is not _dtype.int64 or source.dtype is not self.dtype:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_dtype_title(index.dtype)}"
                            if index.dtype is not _dtype.int64 else "put_(): self and source expected to have the same "
@@ -315,7 +316,15 @@ def _put_(self, index, source, accumulate=False):
 
 
 def put(input, index, source, accumulate=False):
+    _put_arguments_are_tensors("put", index, source, first_position=2)
     return _put_(aten.clone.default(input), index, source, accumulate)
+
+
+def _put_arguments_are_tensors(name, index, source, first_position=1):
+    for position, (argument, value) in enumerate((("index", index), ("source", source)), first_position):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+                            f"{type(value).__name__}")
 
 
 def renorm(input, p, dim, maxnorm):

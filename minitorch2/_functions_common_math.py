@@ -83,7 +83,8 @@ def logsumexp(input, dim, keepdim=False):
 
 
 def roll(input, shifts, dims=None):
-    shifts = [shifts] if isinstance(shifts, (int, SymInt)) else list(shifts)  # (a SymInt: an int argument's)
+    # (a SymInt: an int argument's; a 0-d tensor: the int it holds, as torch's parser reads it)
+    shifts = [shifts] if isinstance(shifts, (int, SymInt)) or getattr(shifts, "ndim", 1) == 0 else list(shifts)
     dims = [] if dims is None else _dims(dims)
     if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):  # (one shift and no dims: of the flat x)
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")

@@ -27,7 +27,8 @@ What it found (session 37):
 - torch.tensor([2**63, 1]) wrapped the int into int64 silently (numpy read the list as floats; torch refuses the
   int), a NumPy float scalar went into an integer or bool dtype (torch's parser refuses it), arange(np.int8(-128), 5)
   was empty (the bounds' arithmetic wrapped in int8), arange(-2**63, 5) too (torch: an overflowing size), arange of
-  bools was float32 (torch: int64) and arange with dtype=bool or complex computed.
+  bools was float32 (torch: int64) and arange with dtype=bool or complex computed;
+- x.roll(torch.tensor(1)) raised (a 0-d tensor is the int it holds); put_/put of a number gave AttributeError.
 Not matched (NUMBERS beyond int64, as 2**64, take other paths in torch's parser: a double for nan_to_num, a
 ValueError for setitem); KNOWN_NUMBER_METHODS lists the rest, each with its reason.
 """
@@ -280,3 +281,27 @@ def _created(T, expression, number):
     except Exception as e:  # noqa: BLE001 (the error is the outcome)
         return ("error", type(e).__name__, str(e).split("\n")[0])
     return ("value", result.replace("minitorch2", "torch")) if isinstance(result, str) else _plain(T, result)
+
+
+# ---------------------------------------------------------------- int arguments given as one-element tensors
+TENSOR_INTS = ["torch.select(x, 0, torch.tensor([1]))", "x.select(1, torch.tensor(2))", "x.roll(torch.tensor(1))",
+               "x.roll(torch.tensor([1]), 0)", "torch.roll(x, torch.tensor(-1), 1)", "x.narrow(1, torch.tensor(1), 2)",
+               "x.unsqueeze(torch.tensor(0))", "x.flip(torch.tensor(0))", "x.transpose(torch.tensor(0), 1)",
+               "x.sum(torch.tensor(1))", "x[torch.tensor(1)]", "x.view(torch.tensor(3), 2)",
+               "x.repeat(torch.tensor(2), 1)", "x.expand(torch.tensor(2), 3)", "torch.zeros(torch.tensor(2))",
+               "x.topk(torch.tensor(2)).values", "x.clone().put_(torch.tensor([0]), 5.0)",
+               "x.clone().put_(0, torch.tensor([5.]))", "torch.put(x, torch.tensor([0]), 2)",
+               "torch.put(x, torch.tensor([0]), torch.tensor([2.]))"]
+
+
+@pytest.mark.parametrize("expression", TENSOR_INTS)
+def test_int_arguments_given_as_tensors(expression):
+    def run(T):
+        try:
+            return _plain(T, eval(expression, {"torch": T, "x": T.arange(6.).reshape(2, 3)}))
+        except Exception as e:  # noqa: BLE001 (the error is the outcome)
+            return ("error", type(e).__name__, str(e).split("\n")[0])
+
+    ours, theirs = run(minitorch2), run(torch)
+    assert_same(ours, theirs, expression)
+    assert ours[0] != "error" or "put" in expression, ours  # (only the put calls are refused)
