@@ -88,11 +88,13 @@ def roll(self, shifts, dims=()):
 
 
 def cat(tensors, dim=0):
-    """The same tensor given more than once and nothing else: unsqueeze, expand, flatten and clone. (torch's
-    also drops legacy empty inputs first; those keep the op whole here.)"""
+    """One tensor: a clone of it. The same tensor given more than once and nothing else: unsqueeze, expand, flatten
+    and clone. (torch's also drops legacy empty inputs first; those keep the op whole here.)"""
     first = tensors[0]
-    if len(tensors) < 2 or any(t is not first for t in tensors) or any(s == 0 for s in first.shape):
+    if any(t is not first for t in tensors) or any(s == 0 for s in first.shape):
         return NotImplemented
+    if len(tensors) == 1:
+        return aten.clone.default(first)
     dim = wrap_dim(dim, first.dim())
     shape = [*first.shape]
     shape.insert(dim, len(tensors))
