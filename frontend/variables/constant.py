@@ -59,6 +59,8 @@ class ConstantVariable(ValueVariable):
     def call_function(self, tx, args, kwargs):
         if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method
             return self.call_method(tx, "__call__", args, kwargs)
+        if isinstance(self.value, type):  # a class folded into a constant (a `Base.__subclasses__()` item): as its tracker
+            return tx.output.wrap(self.value, None).call_function(tx, args, kwargs)
         return super().call_function(tx, args, kwargs)
 
     def call_method(self, tx, name, args, kwargs):
