@@ -1,15 +1,14 @@
-"""Attributes set on a function made in the compiled frame (`f.scale = 4` after `def f`), as Dynamo records them.
-
-Frontend layer, a mixin of NestedUserFunctionVariable and UserFunctionVariable (and BoundMethodPartsMixin, one of
-UserMethodVariable: a bound method's __self__ and __func__ read as the trackers it binds): a write is kept on the tracker (the
-function exists only in the frame), a read sees it, and a function rebuilt at a graph break gets its attributes set
-again; a function read from the frame (a resume function's argument) has its attributes read through its source.
-"""
+"""Attributes set on a function made in the compiled frame (`f.scale = 4`, functools.wraps' setattr and __dict__
+update), as Dynamo records them. Frontend layer, a mixin of the function trackers (and BoundMethodPartsMixin, one of
+UserMethodVariable: a bound method's __self__ and __func__ as the trackers it binds): writes land in a dict tracker
+that reads see and a function rebuilt at a graph break gets set again; a function from outside is read through its
+source."""
 from ..source import AttrSource
 from .constant import ConstantVariable
 from .dicts import DictVariable
 
-_READ_THROUGH_SOURCE = ("__defaults__", "__kwdefaults__", "__code__", "__annotations__", "__dict__")  # (a code object is a constant, as Dynamo's)
+# (a code object is a constant, as Dynamo's)
+_READ_THROUGH_SOURCE = ("__defaults__", "__kwdefaults__", "__code__", "__annotations__", "__dict__")
 
 
 class FunctionAttributesMixin:

@@ -23,7 +23,6 @@ from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
 from .exceptions import ObservedException, raise_observed
-from .function_attributes import FunctionAttributesMixin
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
@@ -364,7 +363,7 @@ def _has_attribute(tx, obj, name):
                 return False
     elif hasattr(obj, "module"):
         present = hasattr(obj.module, name)
-    elif isinstance(obj, FunctionAttributesMixin):  # (a function made in the frame: what every function has)
+    elif hasattr(obj, "attributes"):  # a function (FunctionAttributesMixin): its __dict__, what every function has
         present = name in obj.attributes().items or hasattr(getattr(obj, "fn", types.FunctionType), name)
     else:
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
@@ -394,7 +393,7 @@ class ProtocolCallsMixin:
         if obj.source is not None and hasattr(obj, "can_store_attr") and obj.can_store_attr(name, value):
             tx.output.stored_attrs[(obj.source, name)] = (obj, value)  # (replayed after the graph, as STORE_ATTR's)
             return ConstantVariable(None)
-        if not isinstance(obj, (SpecialMethodsMixin, FunctionAttributesMixin)) or obj.source is not None:
+        if not (isinstance(obj, SpecialMethodsMixin) or hasattr(obj, "attributes")) or obj.source is not None:
             raise Unsupported(f"setattr on {obj}", "side_effect")  # (a function made in the frame: functools.wraps)
         obj.store_attr(tx, name, value, as_object)
         return ConstantVariable(None)
