@@ -1,0 +1,94 @@
+"""A finite-scalar-quantization autoencoder in the manner of lucidrains/vector-quantize-pytorch: the library module
+imports the differentiable collectives (`from torch.distributed import nn as dist_nn`) for its multi-process path,
+packs the channels-last latents with a one-tensor `torch.cat`, and wraps optional helpers with `functools.wraps`
+inside forward (`maybe(unpack)(indices, ...)`). The autoencoder is compiled with the default backend and trained a
+few steps, losses and code usage printed."""
+import math
+from functools import wraps
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.distributed import nn as dist_nn
+
+
+def exists(v):
+    return v is not None
+
+
+def maybe(fn):
+    @wraps(fn)
+    def inner(x, *args, **kwargs):
+        if not exists(x):
+            return x
+        return fn(x, *args, **kwargs)
+    return inner
+
+
+def pack_one(t):  # (b, h, w, d) -> (b, h*w, d): the one tensor "packed" as einops' pack does, by a cat
+    shape = t.shape[1:-1]
+    return torch.cat([t.reshape(t.shape[0], -1, t.shape[-1])], dim=1), shape
+
+
+def unpack_one(t, shape):
+    return t.reshape(t.shape[0], *shape, *t.shape[2:])
+
+
+def all_reduce_mean(t):
+    if not (dist.is_initialized() and dist.get_world_size() > 1):
+        return t
+    return dist_nn.all_reduce(t) / dist.get_world_size()
+
+
+class FSQ(nn.Module):
+    def __init__(self, levels):
+        super().__init__()
+        self.register_buffer("levels", torch.tensor(levels, dtype=torch.int32), persistent=False)
+        self.register_buffer("basis", torch.cumprod(torch.tensor([1] + levels[:-1]), 0).int(), persistent=False)
+        self.codebook_size = math.prod(levels)
+
+    def bound(self, z, eps=1e-3):
+        half_l = (self.levels - 1) * (1 + eps) / 2
+        offset = torch.where(self.levels % 2 == 0, 0.5, 0.0)
+        shift = (offset / half_l).atanh()
+        return (z + shift).tanh() * half_l - offset
+
+    def forward(self, z):
+        z = z.permute(0, 2, 3, 1)
+        z, shape = pack_one(z)
+        bounded = self.bound(z)
+        codes = (bounded + (bounded.round() - bounded).detach()) / (self.levels // 2)
+        half_width = self.levels // 2
+        indices = ((codes * half_width + half_width) * self.basis).sum(dim=-1).round().long()
+        indices = maybe(unpack_one)(indices, shape)
+        out = unpack_one(codes, shape).permute(0, 3, 1, 2)
+        return out, indices, all_reduce_mean(codes.abs().mean())
+
+
+class AutoEncoder(nn.Module):
+    def __init__(self, levels=(8, 5, 5)):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.MaxPool2d(2), nn.GELU(),
+                                     nn.Conv2d(8, len(levels), 1))
+        self.quantizer = FSQ(list(levels))
+        self.decoder = nn.Sequential(nn.Conv2d(len(levels), 8, 3, padding=1), nn.Upsample(scale_factor=2),
+                                     nn.Conv2d(8, 1, 3, padding=1))
+
+    def forward(self, x):
+        codes, indices, usage = self.quantizer(self.encoder(x))
+        return self.decoder(codes), indices, usage
+
+
+torch.manual_seed(0)
+model = AutoEncoder()
+opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+compiled = torch.compile(model)
+for step in range(3):
+    x = torch.randn(4, 1, 8, 8).tanh()
+    out, indices, usage = compiled(x)
+    loss = (out.clamp(-1.0, 1.0) - x).abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, f"{loss.item():.5f}", indices.shape, indices.unique().numel(), f"{usage.item():.5f}")
+print(maybe(unpack_one).__name__, maybe(unpack_one).__wrapped__ is unpack_one, dist_nn.all_reduce.__name__)
