@@ -1,8 +1,8 @@
 """A finite-scalar-quantization autoencoder in the manner of lucidrains/vector-quantize-pytorch: the library module
 imports the differentiable collectives (`from torch.distributed import nn as dist_nn`) for its multi-process path,
 packs the channels-last latents with a one-tensor `torch.cat`, and wraps optional helpers with `functools.wraps`
-inside forward (`maybe(unpack)(indices, ...)`). The autoencoder is compiled with the default backend and trained a
-few steps, losses and code usage printed."""
+inside forward (`maybe(unpack)(indices, ...)`) and asks `dist.is_initialized()` there. The autoencoder is compiled
+(aot_eager) and trained a few steps, losses and code usage printed: one graph, as torch's."""
 import math
 from functools import wraps
 
@@ -82,7 +82,7 @@ class AutoEncoder(nn.Module):
 torch.manual_seed(0)
 model = AutoEncoder()
 opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
-compiled = torch.compile(model)
+compiled = torch.compile(model, backend="aot_eager")
 for step in range(3):
     x = torch.randn(4, 1, 8, 8).tanh()
     out, indices, usage = compiled(x)
