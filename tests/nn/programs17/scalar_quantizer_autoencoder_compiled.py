@@ -1,8 +1,9 @@
 """A finite-scalar-quantization autoencoder in the manner of lucidrains/vector-quantize-pytorch: the library module
 imports the differentiable collectives (`from torch.distributed import nn as dist_nn`) for its multi-process path,
 packs the channels-last latents with a one-tensor `torch.cat`, and wraps optional helpers with `functools.wraps`
-inside forward (`maybe(unpack)(indices, ...)`) and asks `dist.is_initialized()` there. The autoencoder is compiled
-(aot_eager) and trained a few steps, losses and code usage printed: one graph, as torch's."""
+inside forward (`maybe(unpack)(indices, ...)`), asks `dist.is_initialized()` there and halves its integer levels
+with `//` (aten.floor_divide, saved for the backward). The autoencoder is compiled (aot_eager) and trained a few
+steps, losses and code usage printed: one graph, as torch's."""
 import math
 from functools import wraps
 
