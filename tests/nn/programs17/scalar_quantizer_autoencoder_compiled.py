@@ -3,7 +3,10 @@ imports the differentiable collectives (`from torch.distributed import nn as dis
 packs the channels-last latents with a one-tensor `torch.cat`, and wraps optional helpers with `functools.wraps`
 inside forward (`maybe(unpack)(indices, ...)`), asks `dist.is_initialized()` there and halves its integer levels
 with `//` (aten.floor_divide, saved for the backward). The autoencoder is compiled (aot_eager) and trained a few
-steps, losses and code usage printed: one graph, as torch's."""
+steps, losses and code usage printed: one graph, as torch's. Its rearranges go through an adapter looked up as
+einops looks up its backend: the first call with a tensor type walks `AbstractBackend.__subclasses__()` and
+instantiates the backend whose framework is loaded (the cache is cleared at each step, so the lookup, the
+instantiation and the `__subclasses__` read happen inside the compiled frame at every call: no recompile)."""
 import math
 from functools import wraps
 
@@ -26,9 +29,53 @@ def maybe(fn):
     return inner
 
 
+_type2backend = {}
+LOADED_FRAMEWORKS = ("numpy", "torch")  # (einops asks sys.modules: see test_probe17_programs.py)
+
+
+class AbstractBackend:
+    framework_name = None
+
+    def reshape(self, x, shape):
+        return x.reshape(shape)
+
+
+class NumpyLikeBackend(AbstractBackend):
+    framework_name = "numpy"
+
+    def is_appropriate_type(self, tensor):
+        return False
+
+
+class TorchBackend(AbstractBackend):
+    framework_name = "torch"
+
+    def __init__(self):
+        self.torch = torch
+
+    def is_appropriate_type(self, tensor):
+        return isinstance(tensor, self.torch.Tensor)
+
+    def concat(self, tensors, axis):
+        return self.torch.cat(tensors, dim=axis)
+
+
+def get_backend(tensor):
+    found = _type2backend.get(type(tensor))
+    if found is not None:
+        return found
+    for backend_class in AbstractBackend.__subclasses__():
+        if backend_class.framework_name in LOADED_FRAMEWORKS:
+            backend = backend_class()
+            if backend.is_appropriate_type(tensor):
+                _type2backend[type(tensor)] = backend
+                return backend
+    raise RuntimeError(f"Tensor type unknown to the adapter: {type(tensor)}")
+
+
 def pack_one(t):  # (b, h, w, d) -> (b, h*w, d): the one tensor "packed" as einops' pack does, by a cat
-    shape = t.shape[1:-1]
-    return torch.cat([t.reshape(t.shape[0], -1, t.shape[-1])], dim=1), shape
+    backend = get_backend(t)
+    return backend.concat([backend.reshape(t, (t.shape[0], -1, t.shape[-1]))], axis=1), t.shape[1:-1]
 
 
 def unpack_one(t, shape):
@@ -85,6 +132,7 @@ model = AutoEncoder()
 opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
 compiled = torch.compile(model, backend="aot_eager")
 for step in range(3):
+    _type2backend.clear()
     x = torch.randn(4, 1, 8, 8).tanh()
     out, indices, usage = compiled(x)
     loss = (out.clamp(-1.0, 1.0) - x).abs().mean()
@@ -92,4 +140,5 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(step, f"{loss.item():.5f}", indices.shape, indices.unique().numel(), f"{usage.item():.5f}")
-print(maybe(unpack_one).__name__, maybe(unpack_one).__wrapped__ is unpack_one, dist_nn.all_reduce.__name__)
+print(maybe(unpack_one).__name__, maybe(unpack_one).__wrapped__ is unpack_one, dist_nn.all_reduce.__name__,
+      type(_type2backend[torch.Tensor]).__name__)
