@@ -141,11 +141,12 @@ def _rarer_math_rows(op, inplace):
            grad_fn="FmodBackward1"),
         op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
         op("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, pw.remainder,  # `3 % x`
-           k2.no_derivative_formula("aten::remainder"), grad_fn="NotImplemented"),
+           k2.no_derivative_formula("aten::remainder"), grad_fn="torch::autograd::NotImplemented"),
         # `x // y`: its own op in torch's graphs, div with the floor rounding mode in its decomposition tables; not
         # tagged pointwise in ATen, so the min-cut saves its result where it would recompute a div
         op("floor_divide(Tensor self, Tensor other) -> Tensor", ("wraps_numbers",), _floor_divide_kernel,
-           k2.no_derivative_formula("aten::floor_divide"), grad_fn="NotImplemented", decomposition=_floor_division),
+           k2.no_derivative_formula("aten::floor_divide"), grad_fn="torch::autograd::NotImplemented",
+           decomposition=_floor_division),
         # (composite in torch: div.Tensor under autograd; tensorify_python_scalars records it whole)
         op("true_divide.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor,
            lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),
