@@ -1,16 +1,14 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
-torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU (a
-Linear layer on one sample among them) as multiply and sum, roll as indexing, a cat of one tensor repeated as an expand, and max
-pooling's low-memory form (the maxima with int8 offsets in their windows, the indices made from the offsets where
-they are read) with its backward a scatter_add.
+torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
+multiply and sum, roll as indexing, a cat of one tensor as a clone (repeated: an expand), and max pooling's low-memory
+form (maxima with int8 offsets in their windows, indices made from them where read) with its backward a scatter_add.
 (torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
 checks bounds with words of its own; minitorch2's compiled graphs raise eager's error for an index out of range, so
 those two stay whole.)
 
 Backend layer, used by compile_fx.select_decomp_table (the inductor backend's decomposition table; aot_eager has
 none of these). Each returns NotImplemented where torch's keeps the op, so the op stays whole there. Sizes that are
-symbolic are never assumed to be 1: torch's checks are statically_known_true, which a size symbol does not pass.
-"""
+symbolic are never assumed to be 1: torch's checks are statically_known_true, which a size symbol does not pass."""
 import minitorch2
 from minitorch2 import _dtype, ops
 from minitorch2._aten.decompositions import inplace_by_copy
@@ -88,11 +86,13 @@ def roll(self, shifts, dims=()):
 
 
 def cat(tensors, dim=0):
-    """The same tensor given more than once and nothing else: unsqueeze, expand, flatten and clone. (torch's
-    also drops legacy empty inputs first; those keep the op whole here.)"""
+    """One tensor: its clone. The same tensor more than once and nothing else: unsqueeze, expand, flatten, clone.
+    (torch's also drops legacy empty inputs first; those keep the op whole here.)"""
     first = tensors[0]
-    if len(tensors) < 2 or any(t is not first for t in tensors) or any(s == 0 for s in first.shape):
+    if any(t is not first for t in tensors) or any(s == 0 for s in first.shape):
         return NotImplemented
+    if len(tensors) == 1:
+        return aten.clone.default(first)
     dim = wrap_dim(dim, first.dim())
     shape = [*first.shape]
     shape.insert(dim, len(tensors))

@@ -62,7 +62,7 @@ divide, true_divide = alias_of(div, "divide"), alias_of(div, "true_divide")
 def floor_divide(input, other):
     if not _t(input):
         input = scalar_tensor_like(input, other)
-    return aten.div.Tensor_mode(input, other, rounding_mode="floor")
+    return aten.floor_divide.default(input, other)
 
 
 @out_variant(CAST)

@@ -1,13 +1,12 @@
 """OpOverload, OpOverloadPacket and the `minitorch2.ops.aten` namespace (and `ops.prims`, the three
 primitives torch's inductor decompositions record: convert_element_type, iota, fma).
 
-Runtime layer. Every tensor operation in minitorch2, eager or traced, forward
-or backward, is a call of an `OpOverload`: `minitorch2.ops.aten.addmm.default`
-prints as `aten.addmm.default`, exactly as in PyTorch. An overload carries what
-every layer above needs to know about the op:
+Runtime layer. Every tensor operation in minitorch2, eager or traced, forward or backward, is a call of an
+`OpOverload`: `minitorch2.ops.aten.addmm.default` prints as `aten.addmm.default`, exactly as in PyTorch. An
+overload carries what every layer above needs to know about the op:
 
     schema        how it is called (and which arguments it mutates or aliases)
-    tags          pointwise / reduction / view / inplace / random / core ...
+    tags          pointwise / reduction / view / inplace / random / core / wraps_numbers ...
     kernel        the eager numpy implementation
     meta          output shapes, dtypes and strides from input metadata alone
     derivative    the autograd formula, written with other registered ops
@@ -27,7 +26,9 @@ from ._unsupported import Unsupported
 
 class OpOverload:
     def __init__(self, entry):
-        self._schema = FunctionSchema(entry.schema, numbers_as_tensors=bool({"pointwise", "inplace"} & set(entry.tags)))
+        # (wraps_numbers: an op ATen leaves untagged, floor_divide, that takes a Python number for a Tensor too)
+        self._schema = FunctionSchema(entry.schema, numbers_as_tensors=bool(
+            {"pointwise", "inplace", "wraps_numbers"} & set(entry.tags)))
         self._namespace, self._opname = self._schema.name.split("::")
         self.__name__ = f"{self._opname}.{self._schema.overload_name}"
         self._overloadname = self._schema.overload_name

@@ -202,6 +202,7 @@ SLOW_TESTS = (
     # (session 35: batch 15's programs, about 70 s on two busy cores, each run under both minitorch2 and torch)
     "tests/nn/test_probe15_programs.py",
     "tests/nn/test_probe16_programs.py",
+    "tests/nn/test_probe17_programs.py",
 )
 
 

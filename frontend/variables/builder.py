@@ -1,8 +1,7 @@
 """wrap(): turn a real Python value read from the frame into a tracker, installing its guards.
 
 Frontend layer; the only place that decides which tracker a value gets, and guards a value with a source by its
-kind (tensor metadata, constant value, object identity, sequence type and length).
-"""
+kind (tensor metadata, constant value, object identity, sequence type and length)."""
 import builtins
 import collections
 import enum
@@ -40,8 +39,8 @@ _SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size:
 
 
 def _is_constant(value):
-    """A value the translator folds: of one of CONSTANT_TYPES exactly (a subclass such as a numpy float may behave
-    and print otherwise), an Enum's member (an IntEnum's too); a slice of ints and Nones only."""
+    # (of CONSTANT_TYPES exactly: a subclass such as a numpy float may behave and print otherwise)
+    """A value the translator folds: of one of CONSTANT_TYPES, an Enum's member, a slice of ints and Nones only."""
     if type(value) is slice:
         return all(v is None or type(v) is int for v in (value.start, value.stop, value.step))
     return type(value) in CONSTANT_TYPES or isinstance(value, enum.Enum)
@@ -67,8 +66,8 @@ def _is_builtin_class(value):
 
 
 def _sequence_tracker(value):
-    """How to model a tuple or list item by item: (items, source) -> tracker. A subclass keeps its type (a
-    namedtuple, torch.Size); any other subclass may index, iterate or measure itself its own way: not modelled."""
+    # (a namedtuple or torch.Size keeps its type; any other subclass may index, iterate or measure itself its own way)
+    """How to model a tuple or list item by item: (items, source) -> tracker."""
     cls = type(value)
     if cls in _SEQUENCE_TRACKERS:
         return _SEQUENCE_TRACKERS[cls]
@@ -174,7 +173,10 @@ def _may_be_dynamic(og, value, source):
 
 def _by_identity(og, tracker_class, value, source):
     """A tracker for value, guarded (if read from the frame) to be the same object at the next call."""
-    if source is not None:
+    owner = getattr(value, "__self__", None) if isinstance(value, types.BuiltinMethodType) else None
+    if source is not None and owner is not None and not isinstance(owner, types.ModuleType):  # (a method bound to an
+        og.guards.add(guards.id_guard(AttrSource(source, "__self__"), owner), owner)  # object, `Cls.__subclasses__`,
+    elif source is not None:  # is made anew at each read: its object is guarded)
         og.guards.add(guards.id_guard(source, value), value)
     return tracker_class(value, source)
 

@@ -1,8 +1,7 @@
 """ConstantVariable: Python values known at translation time (numbers, strings, None, dtypes, ranges, classes).
 
 Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int in the graph, not a node. A constant read
-from the frame is guarded to be unchanged; a class by identity, and the attributes read from it through its source.
-"""
+from the frame is guarded to be unchanged; a class by identity, and the attributes read from it through its source."""
 import enum
 import types
 from collections.abc import MappingView
@@ -48,8 +47,8 @@ class ConstantVariable(ValueVariable):
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):
-        if isinstance(self.value, (range, tuple, list, str, set, frozenset, dict, MappingView)) or hasattr(
-                self.value, "__members__"):  # (a Counter folded from constants, its values(): dict and view)
+        # (a Counter folded from constants, its values(): dict and view; an enum class, its members)
+        if isinstance(self.value, (range, tuple, list, str, set, frozenset, dict, MappingView, enum.EnumMeta)):
             return [ConstantVariable(v) for v in self.value]
         raise Unsupported(f"iteration over {self.value!r}", "unsupported")
 
@@ -57,8 +56,11 @@ class ConstantVariable(ValueVariable):
         return lambda outs, L, G, value=self.value: value
 
     def call_function(self, tx, args, kwargs):
-        return self.call_method(tx, "__call__", args, kwargs) if isinstance(self.value, enum.EnumMeta) else \
-            super().call_function(tx, args, kwargs)  # Color(2): the member, folded as a call of a constant's method
+        if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method
+            return self.call_method(tx, "__call__", args, kwargs)
+        if isinstance(self.value, type):  # a class folded into a constant (from `Base.__subclasses__()`): as a class
+            return tx.output.wrap(self.value, None).call_function(tx, args, kwargs)
+        return super().call_function(tx, args, kwargs)
 
     def call_method(self, tx, name, args, kwargs):
         """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants (a size: at run time)."""

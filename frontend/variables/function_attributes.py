@@ -1,33 +1,35 @@
-"""Attributes set on a function made in the compiled frame (`f.scale = 4` after `def f`), as Dynamo records them.
-
-Frontend layer, a mixin of NestedUserFunctionVariable and UserFunctionVariable (and BoundMethodPartsMixin, one of
-UserMethodVariable: a bound method's __self__ and __func__ read as the trackers it binds): a write is kept on the tracker (the
-function exists only in the frame), a read sees it, and a function rebuilt at a graph break gets its attributes set
-again; a function read from the frame (a resume function's argument) has its attributes read through its source.
-"""
+"""Attributes set on a function made in the compiled frame (`f.scale = 4`, functools.wraps' setattr and __dict__
+update), as Dynamo records them. Frontend layer, a mixin of the function trackers (and BoundMethodPartsMixin, one of
+UserMethodVariable: a bound method's __self__ and __func__ as the trackers it binds): writes land in a dict tracker
+that reads see and a function rebuilt at a graph break gets set again; a function from outside is read through its
+source."""
 from ..source import AttrSource
 from .constant import ConstantVariable
+from .dicts import DictVariable
 
-_READ_THROUGH_SOURCE = ("__defaults__", "__kwdefaults__", "__code__")  # (a code object is a constant, as Dynamo's)
+# (a code object is a constant, as Dynamo's)
+_READ_THROUGH_SOURCE = ("__defaults__", "__kwdefaults__", "__code__", "__annotations__", "__dict__")
 
 
 class FunctionAttributesMixin:
-    def store_attr(self, tx, name, value):
-        self.__dict__.setdefault("fn_attrs", {})[name] = value
+    def attributes(self):  # the function's __dict__, a dict tracker (functools.wraps updates it in place)
+        return self.__dict__.setdefault("fn_attrs", DictVariable({}))
+
+    def store_attr(self, tx, name, value, as_object=False):
+        self.attributes().items[name] = value
 
     def var_getattr(self, tx, name):
-        attrs = self.__dict__.get("fn_attrs", {})
-        if name in attrs:
-            return attrs[name]
-        fn = getattr(self, "fn", None)  # a function from outside the frame: its own attributes, through its source
+        attrs, fn = self.attributes().items, getattr(self, "fn", None)
+        if name in attrs or (name == "__dict__" and self.source is None):
+            return attrs.get(name, self.attributes())
         if fn is not None and self.source is not None and (name in fn.__dict__ or name in _READ_THROUGH_SOURCE):
-            return tx.output.wrap(getattr(fn, name), AttrSource(self.source, name))
+            return tx.output.wrap(getattr(fn, name), AttrSource(self.source, name))  # (a function from outside)
         if fn is None and name in ("__name__", "__qualname__", "__code__"):  # a function made in the frame
             return ConstantVariable(self.code if name == "__code__" else getattr(self.code, f"co_{name.strip('_')}"))
         return super().var_getattr(tx, name)
 
     def reconstruct_attributes(self, cg):
-        for name, value in self.__dict__.get("fn_attrs", {}).items():  # fn.name = value, fn left on the stack
+        for name, value in self.attributes().items.items():  # fn.name = value, fn left on the stack
             cg.append("COPY", 1)
             cg.reconstruct(value)
             cg.append("SWAP", 2)

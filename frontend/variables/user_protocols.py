@@ -363,6 +363,8 @@ def _has_attribute(tx, obj, name):
                 return False
     elif hasattr(obj, "module"):
         present = hasattr(obj.module, name)
+    elif hasattr(obj, "attributes"):  # a function (FunctionAttributesMixin): its __dict__, what every function has
+        present = name in obj.attributes().items or hasattr(getattr(obj, "fn", types.FunctionType), name)
     else:
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
     if obj.source is not None:
@@ -391,8 +393,8 @@ class ProtocolCallsMixin:
         if obj.source is not None and hasattr(obj, "can_store_attr") and obj.can_store_attr(name, value):
             tx.output.stored_attrs[(obj.source, name)] = (obj, value)  # (replayed after the graph, as STORE_ATTR's)
             return ConstantVariable(None)
-        if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
-            raise Unsupported(f"setattr on {obj}", "side_effect")
+        if not (isinstance(obj, SpecialMethodsMixin) or hasattr(obj, "attributes")) or obj.source is not None:
+            raise Unsupported(f"setattr on {obj}", "side_effect")  # (a function made in the frame: functools.wraps)
         obj.store_attr(tx, name, value, as_object)
         return ConstantVariable(None)
 

@@ -6,6 +6,8 @@ reads exactly as one there). Kernels and meta functions are in more_ops.py,
 more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py (tril's and triu's
 decompositions: decompositions.py).
 """
+import functools
+
 from . import decompositions as dec, decompositions_all as all_dec, decompositions_xlogy as xlogy_dec
 from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
@@ -139,7 +141,12 @@ def _rarer_math_rows(op, inplace):
            grad_fn="FmodBackward1"),
         op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
         op("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, pw.remainder,  # `3 % x`
-           k2.no_derivative_formula("aten::remainder"), grad_fn="NotImplemented"),
+           k2.no_derivative_formula("aten::remainder"), grad_fn="torch::autograd::NotImplemented"),
+        # `x // y`: its own op in torch's graphs, div with the floor rounding mode in its decomposition tables; not
+        # tagged pointwise in ATen, so the min-cut saves its result where it would recompute a div
+        op("floor_divide(Tensor self, Tensor other) -> Tensor", ("wraps_numbers",), _floor_divide_kernel,
+           k2.no_derivative_formula("aten::floor_divide"), grad_fn="torch::autograd::NotImplemented",
+           decomposition=_floor_division),
         # (composite in torch: div.Tensor under autograd; tensorify_python_scalars records it whole)
         op("true_divide.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor,
            lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),
@@ -193,6 +200,13 @@ def _rarer_math_rows(op, inplace):
         op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", FACTORY, k.eye),
         op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", FACTORY, k.eye),
     ]
+
+
+_floor_divide_kernel = tuple(functools.partial(f, rounding_mode="floor") for f in pw.div_mode)  # (kernel, meta)
+
+
+def _floor_division(self, other):
+    return d.aten.div.Tensor_mode(self, other, rounding_mode="floor")
 
 
 def rows(op, inplace):

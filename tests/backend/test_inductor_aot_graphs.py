@@ -165,6 +165,12 @@ def positions_from_arange(lib):
 
 
 @case
+def cat_of_one_tensor(lib):
+    """torch.cat of a one-tensor list (einops' pack of one tensor): inductor's table makes it a clone."""
+    return (lambda x: lib.cat([x.permute(1, 0).reshape(6, -1)], dim=1).tanh()), [leaf(lib, 4, 6)]
+
+
+@case
 def mlp_gelu_tanh_layernorm_cross_entropy(lib):
     """The model of the compare-torch check: Linear, GELU, Linear, Tanh, LayerNorm, Linear, cross_entropy."""
     nn = lib.nn
