@@ -137,11 +137,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if len(shape) > input.dim() or list(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={_sizes(shape)}, expected input with shape "
                            f"[*{', '.join(map(str, shape))}], but got input of size{_sizes(input.shape)}")
-    eps = finfo(input.dtype).eps if eps is None else eps
+    if not input.dtype.is_inexact:
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{_scalar_type_name(input.dtype)}'")
+    # torch's composite, op for op: halves computed in float32 (x * x would overflow float16), eps that of the
+    # dtype computed in, the result cast back
+    computed_in = _dtype.opmath(input.dtype)
+    x = aten._to_copy.default(input, dtype=computed_in) if computed_in is not input.dtype else input
+    if eps is None:
+        eps = finfo(_dtype.float32 if computed_in in (_dtype.float32, _dtype.complex64) else _dtype.float64).eps
     dims = list(range(input.dim() - len(shape), input.dim()))
-    mean_square = aten.mean.dim(aten.mul.Tensor(input, input), dims, True)
-    out = aten.mul.Tensor(input, aten.rsqrt.default(aten.add.Scalar(mean_square, eps)))
-    return out if weight is None else aten.mul.Tensor(out, weight)
+    mean_square = aten.mean.dim(aten.pow.Tensor_Scalar(x, 2), dims, True)
+    out = aten.mul.Tensor(x, aten.rsqrt.default(aten.add_.Scalar(mean_square, eps)))
+    out = out if weight is None else aten.mul.Tensor(out, weight)
+    return out if computed_in is input.dtype else aten._to_copy.default(out, dtype=input.dtype)
 
 
 # ---------------------------------------------------------------- pixel shuffle

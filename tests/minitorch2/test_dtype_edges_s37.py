@@ -28,6 +28,8 @@ What it found (session 37):
   int), a NumPy float scalar went into an integer or bool dtype (torch's parser refuses it), arange(np.int8(-128), 5)
   was empty (the bounds' arithmetic wrapped in int8), arange(-2**63, 5) too (torch: an overflowing size), arange of
   bools was float32 (torch: int64) and arange with dtype=bool or complex computed;
+- F.rms_norm of halves squared in float16 (65504 overflowed: zeros) with float16's eps (torch: float32's, 10**4
+  times smaller), and recorded other ops than torch's composite (pow, add_, the casts);
 - x.roll(torch.tensor(1)) raised (a 0-d tensor is the int it holds); put_/put of a number gave AttributeError.
 Not matched (NUMBERS beyond int64, as 2**64, take other paths in torch's parser: a double for nan_to_num, a
 ValueError for setitem); KNOWN_NUMBER_METHODS lists the rest, each with its reason.
@@ -70,7 +72,8 @@ FUNCTIONS = [
     "x.tolist()", "x.median()", "x.mode()", "x.kthvalue(1)", "x.topk(2)", "torch.msort(x)", "torch.diff(x)",
     "torch.histc(x, bins=4)", "torch.bincount(x)", "x.cummax(0)", "x.reshape(1, -1).renorm(2, 0, 1.)",
     "torch.var_mean(x)", "torch.aminmax(x)", "x.nanmean()", "x.quantile(0.3)", "torch.isposinf(x)",
-    "torch.linalg.vector_norm(x, 1)", "torch.std_mean(x)", "torch.cov(x)",
+    "torch.linalg.vector_norm(x, 1)", "torch.std_mean(x)", "torch.cov(x)", "torch.nn.functional.rms_norm(x, x.shape)",
+    "torch.nn.functional.rms_norm(x * 1e-3, x.shape)",
 ]
 # (the values differ where torch's C++ complex arithmetic gives nan for an infinite or zero part and numpy's not)
 VALUES_DIFFER = {("complex64", "x.reciprocal()"), ("complex64", "x.clone().reciprocal_()"),
