@@ -101,7 +101,7 @@ def glu(input, dim=-1):
 
 
 def softsign(input):
-    return aten.div.Tensor(input, aten.add.Scalar(aten.abs.default(input), 1))
+    return aten.div.Tensor(input, aten.add.Tensor(aten.abs.default(input), 1))  # (torch's `x.abs() + 1`: add.Tensor)
 
 
 def tanhshrink(input):
