@@ -171,7 +171,7 @@ def _step(thunk):
             warnings.simplefilter("ignore")
             return ("ok", _plain(thunk()))
     except Exception as error:  # noqa: BLE001 (the error itself is the outcome to compare)
-        return ("error", type(error).__name__, _message(error))
+        return ("error", type(error).__name__.lstrip("_"), _message(error))  # torch's LinAlgError is _LinAlgError
 
 
 def _same(ours, theirs, where, rtol, atol):
@@ -219,9 +219,12 @@ def _grads(L, leaves, loss):
 
 def program(L, case, fed):
     """Every step a user takes with one distribution; `fed` holds values from torch's run (None on torch's)."""
-    family, numbers, form, dtype, grad, sample_shape, seed = case
+    family, numbers, form, dtype, grad, sample_shape, seed, spoiled = case
     L.manual_seed(seed)
     steps = []
+    if spoiled is not None:
+        return [("construct_invalid", _construct_validated(L, family, _spoil(numbers, family, spoiled), form, dtype,
+                                                           grad))], None
 
     def step(name, thunk):
         steps.append((name, ("known difference",) if (family, name) in KNOWN else _step(thunk)))
@@ -246,7 +249,7 @@ def program(L, case, fed):
                   else sample))
     if family not in UNMATCHED_SAMPLERS:
         step("sample_again", lambda: dist.sample())
-    drawn = dist.sample(sample_shape)  # drawn in both, so the generators stay in step
+    drawn = dist.sample(sample_shape) if sample[0] == "ok" else dist.sample()  # in both: the generators keep step
     value = L.tensor(fed["value"]) if fed else drawn
     step("log_prob", lambda: dist.log_prob(value))
     step("log_prob_grad", lambda: _grads(L, leaves, dist.log_prob(value).sum()))
@@ -272,6 +275,26 @@ def program(L, case, fed):
     if outside is not None:
         step("validated_log_prob_outside", lambda: checked.log_prob(outside))
     return steps, {"value": value.detach().numpy(), "outside": None if outside is None else outside.numpy()}
+
+
+def _spoil(numbers, family, index):
+    """The parameters with one positive or unit-interval parameter pushed out of its constraint."""
+    index %= len(numbers)
+    kind = FAMILIES[family][0][index][1]
+    spoiled = list(numbers)
+    spoiled[index] = -numbers[index] if kind in ("pos", "unit", "posvec", "posK", "conc", "cov", "tril") \
+        else numbers[index] + 2.0 if kind == "simplex" else np.full_like(numbers[index], np.nan)
+    return spoiled
+
+
+def _construct_validated(L, family, numbers, form, dtype, grad):
+    saved = L.distributions.Distribution._validate_args
+    L.distributions.Distribution.set_default_validate_args(True)
+    try:
+        arguments, _ = _arguments(L, family, numbers, form, dtype, grad)
+        return _step(lambda: repr(FAMILIES[family][1](L, arguments)))
+    finally:
+        L.distributions.Distribution.set_default_validate_args(saved)
 
 
 def _outside_support(L, dist, value):
@@ -302,7 +325,8 @@ def cases(draw, families=tuple(FAMILIES)):
     dtype = draw(st.sampled_from(["float32", "float64"]))
     grad = draw(st.booleans())
     sample_shape = draw(st.sampled_from([(), (0,), (2, 3)]))
-    return family, numbers, form, dtype, grad, sample_shape, draw(st.integers(0, 10_000))
+    spoiled = draw(st.one_of(st.none(), st.none(), st.none(), st.integers(0, 3)))
+    return family, numbers, form, dtype, grad, sample_shape, draw(st.integers(0, 10_000)), spoiled
 
 
 @pytest.fixture(autouse=True)
@@ -329,7 +353,7 @@ def test_each_family_once_matches_torch(family):
     """One fixed example per family, so every class runs in the default suite whatever hypothesis picks."""
     rng = np.random.default_rng(7)
     numbers = [np.asarray(KINDS[kind][0](rng, (3,))) for _, kind in FAMILIES[family][0]]
-    ours, theirs = run_both((family, numbers, "tensor", "float32", True, (2, 3), 3))
+    ours, theirs = run_both((family, numbers, "tensor", "float32", True, (2, 3), 3, None))
     assert_same_outcomes(ours, theirs)
 
 
@@ -343,3 +367,102 @@ def test_dirichlet_rsample_gradient_is_torchs():
         sample = L.distributions.Dirichlet(concentration).rsample((4,))
         return L.autograd.grad((sample * L.tensor([1.0, -2.0, 0.5])).sum(), concentration)[0]
     np.testing.assert_allclose(program(minitorch2).numpy(), program(torch).numpy(), rtol=1e-3)
+
+
+# ---- kl_divergence over every pair of families (registered or not) ----------------------------------------
+REGISTERED_PAIRS = sorted({(p.__name__, q.__name__) for p, q in torch.distributions.kl._KL_REGISTRY})
+
+
+def _family_numbers(family, batch, rng):
+    return [np.asarray(KINDS[kind][0](rng, batch)) for _, kind in FAMILIES[family][0]]
+
+
+def kl_program(L, case):
+    (p_family, p_numbers), (q_family, q_numbers), dtype, grad = case
+    p_args, p_leaves = _arguments(L, p_family, p_numbers, "tensor", dtype, grad)
+    q_args, q_leaves = _arguments(L, q_family, q_numbers, "tensor", dtype, grad)
+    p, q = FAMILIES[p_family][1](L, p_args), FAMILIES[q_family][1](L, q_args)
+    kl = _step(lambda: L.distributions.kl_divergence(p, q))
+    steps = [("kl", kl)]
+    if kl[0] == "ok":
+        loss = L.distributions.kl_divergence(p, q).sum()
+        steps.append(("kl_grad", _step(lambda: _grads(L, p_leaves + q_leaves, loss))))
+    return steps
+
+
+@st.composite
+def kl_cases(draw):
+    registered = draw(st.booleans())
+    if registered:
+        pair = draw(st.sampled_from([pq for pq in REGISTERED_PAIRS if all(n in FAMILIES for n in pq)]))
+    else:
+        pair = (draw(st.sampled_from(sorted(FAMILIES))), draw(st.sampled_from(sorted(FAMILIES))))
+    batch = draw(st.sampled_from([(), (3,)]))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 31)))
+    sides = tuple((name, _family_numbers(name, batch, rng)) for name in pair)
+    return sides + (draw(st.sampled_from(["float32", "float64"])), draw(st.booleans()))
+
+
+@SETTINGS
+@given(kl_cases())
+def test_kl_divergence_matches_torch(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same_outcomes(kl_program(minitorch2, case), kl_program(torch, case), rtol=5e-4, atol=5e-5)
+
+
+@pytest.mark.parametrize("pair", [pq for pq in REGISTERED_PAIRS if all(n in FAMILIES for n in pq)])
+def test_every_registered_kl_pair_once(pair):
+    rng = np.random.default_rng(11)
+    case = tuple((name, _family_numbers(name, (3,), rng)) for name in pair) + ("float32", True)
+    assert_same_outcomes(kl_program(minitorch2, case), kl_program(torch, case), rtol=5e-4, atol=5e-5)
+
+
+# ---- biject_to / transform_to over the constraints that have them ------------------------------------------
+# constraint (as program text) -> the shape of an unconstrained input
+CONSTRAINTS = {
+    "real": lambda C: (C.real, (3,)), "positive": lambda C: (C.positive, (3,)),
+    "unit_interval": lambda C: (C.unit_interval, (3,)), "simplex": lambda C: (C.simplex, (3,)),
+    "real_vector": lambda C: (C.real_vector, (3,)), "nonnegative": lambda C: (C.nonnegative, (3,)),
+    "greater_than": lambda C: (C.greater_than(1.5), (3,)), "less_than": lambda C: (C.less_than(-0.5), (3,)),
+    "interval": lambda C: (C.interval(-1.0, 2.0), (3,)), "half_open": lambda C: (C.half_open_interval(0.0, 1.0), (3,)),
+    "lower_cholesky": lambda C: (C.lower_cholesky, (3, 3)), "positive_definite": lambda C: (C.positive_definite, (3, 3)),
+    "corr_cholesky": lambda C: (C.corr_cholesky, (3,)), "independent_positive": lambda C: (C.independent(C.positive, 1), (3,)),
+    "greater_than_eq": lambda C: (C.greater_than_eq(0.5), (3,)), "cat": lambda C: (C.cat([C.real, C.positive], 0, [2, 1]), (3,)),
+    "stack": lambda C: (C.stack([C.real, C.positive], 0), (2,)), "boolean": lambda C: (C.boolean, (3,)),
+}
+
+
+def transform_program(L, case):
+    name, registry, numbers, dtype = case
+    constraint, _ = CONSTRAINTS[name](L.distributions.constraints)
+    made = _step(lambda: getattr(L.distributions, registry)(constraint))
+    steps = [("transform", made if made[0] == "error" else ("ok",))]
+    if made[0] == "error":
+        return steps
+    transform = getattr(L.distributions, registry)(constraint)
+    x = L.tensor(numbers, dtype=getattr(L, dtype), requires_grad=True)
+    steps.append(("repr", _step(lambda: repr(transform))))
+    steps.append(("forward", _step(lambda: transform(x))))
+    steps.append(("inverse", _step(lambda: transform.inv(transform(x)))))
+    steps.append(("log_abs_det_jacobian", _step(lambda: transform.log_abs_det_jacobian(x, transform(x)))))
+    steps.append(("grad", _step(lambda: L.autograd.grad(transform(x).sum(), x))))
+    steps.append(("check", _step(lambda: constraint.check(transform(x)))))
+    steps.append(("shapes", _step(lambda: (transform.forward_shape(x.shape), transform.inverse_shape(x.shape)))))
+    return steps
+
+
+@st.composite
+def transform_cases(draw):
+    name = draw(st.sampled_from(sorted(CONSTRAINTS)))
+    shape = CONSTRAINTS[name](torch.distributions.constraints)[1]
+    batch = draw(st.sampled_from([(), (2,)]))
+    numbers = np.random.default_rng(draw(st.integers(0, 2 ** 31))).normal(size=batch + shape)
+    return name, draw(st.sampled_from(["biject_to", "transform_to"])), numbers, draw(st.sampled_from(["float32",
+                                                                                                       "float64"]))
+
+
+@SETTINGS
+@given(transform_cases())
+def test_biject_to_and_transform_to_match_torch(case):
+    assert_same_outcomes(transform_program(minitorch2, case), transform_program(torch, case), rtol=5e-4, atol=5e-5)
