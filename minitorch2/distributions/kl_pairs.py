@@ -312,7 +312,7 @@ def _kl_uniform_pareto(p, q):
 
 
 def _solve_tril(tril, b):
-    return linalg.solve(tril, b)
+    return linalg.solve_triangular(tril, b, upper=False)
 
 
 def _check_event_shapes(p, q, names):
