@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import minitorch2
 
 LIBS = (minitorch2, torch)
-EXAMPLES = int(os.environ.get("MT2_DIST_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("MT2_DIST_EXAMPLES", "20"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize="MT2_DIST_EXAMPLES" not in os.environ,
                     suppress_health_check=list(HealthCheck))
 

@@ -4,6 +4,8 @@ prints its losses as it trains; the printed lines must be equal, digit for digit
 
 - REINFORCE with a baseline and an entropy bonus: a Categorical policy over a fake bandit-like environment.
 - PPO's clipped objective: a Normal (diagonal Gaussian) policy, log-prob ratios against the old policy, entropy.
+- SAC's actor step: a tanh-squashed Normal (TanhTransform with its cache), rsample, log_prob of the sample, and
+  the temperature tuned against a target entropy.
 - A VAE: the reparameterized Normal posterior, an Independent Bernoulli decoder, and kl_divergence to the prior
   (Normal and Independent(Normal) pairs), trained a few steps with Adam.
 """
@@ -56,6 +58,33 @@ for epoch in range(5):
           f"kl {torch.distributions.kl_divergence(old, dist.base_dist).sum(-1).mean().item():.6f}")
 '''
 
+SAC = '''
+torch.manual_seed(3)
+actor = torch.nn.Linear(4, 4)
+critic = torch.nn.Linear(6, 1)
+log_alpha = torch.zeros(1, requires_grad=True)
+actor_optimizer = torch.optim.Adam(actor.parameters(), lr=1e-3)
+alpha_optimizer = torch.optim.Adam([log_alpha], lr=1e-2)
+for step in range(5):
+    states = torch.randn(12, 4)
+    mean, log_std = actor(states).chunk(2, dim=-1)
+    base = torch.distributions.Normal(mean, log_std.clamp(-5, 2).exp())
+    policy = torch.distributions.TransformedDistribution(base, [torch.distributions.TanhTransform(cache_size=1)])
+    actions = policy.rsample()
+    log_prob = policy.log_prob(actions).sum(-1)
+    q = critic(torch.cat([states, actions], -1)).squeeze(-1)
+    actor_loss = (log_alpha.exp().detach() * log_prob - q).mean()
+    actor_optimizer.zero_grad()
+    actor_loss.backward()
+    actor_optimizer.step()
+    alpha_loss = -(log_alpha * (log_prob.detach() - 2.0)).mean()
+    alpha_optimizer.zero_grad()
+    alpha_loss.backward()
+    alpha_optimizer.step()
+    print(f"step {step} actor {actor_loss.item():.5f} alpha {log_alpha.exp().item():.5f} "
+          f"entropy {-log_prob.mean().item():.5f}")
+'''
+
 VAE = '''
 torch.manual_seed(2)
 D = torch.distributions
@@ -97,7 +126,7 @@ def printed_lines(library, source):
     return lines
 
 
-@pytest.mark.parametrize("source", [REINFORCE, PPO, VAE], ids=["reinforce", "ppo", "vae"])
+@pytest.mark.parametrize("source", [REINFORCE, PPO, SAC, VAE], ids=["reinforce", "ppo", "sac", "vae"])
 def test_program_prints_what_torch_prints(source):
     theirs = printed_lines(torch, source)
     assert len(theirs) >= 5
