@@ -438,12 +438,20 @@ def kl_cases(draw):
     return sides + (draw(st.sampled_from(["float32", "float64"])), draw(st.booleans()))
 
 
+def _ill_conditioned(case):
+    """ContinuousBernoulli's moments subtract log(p) from log1p(-p): near p = 0.5 (outside torch's Taylor band) one
+    ulp of float32 log (torch's vectorized log and numpy's differ by one here and there) grows to ~1e-3 in the
+    gradient of a kl through them."""
+    return "ContinuousBernoulli" in (case[0][0], case[1][0]) and case[2] == "float32"
+
+
 @SETTINGS
 @given(kl_cases())
 def test_kl_divergence_matches_torch(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert_same_outcomes(kl_program(minitorch2, case), kl_program(torch, case), rtol=5e-4, atol=5e-5)
+        assert_same_outcomes(kl_program(minitorch2, case), kl_program(torch, case), rtol=5e-4, atol=5e-5,
+                             loose=("kl_grad",) if _ill_conditioned(case) else ())
 
 
 @pytest.mark.parametrize("pair", [pq for pq in REGISTERED_PAIRS if all(n in FAMILIES for n in pq)], ids="-".join)
