@@ -213,12 +213,19 @@ def _cholesky_ex_geometry(A, *, upper=False, check_errors=False):
     return [(A.shape, A.dtype, "F"), (A.shape[:-2], _dtype.int32, None)]
 
 
+def _first_nan_pivot(factor):
+    """LAPACK's reference potrf fails at a NaN pivot (torch's MKL does); the optimized one here runs through it."""
+    nan = np.flatnonzero(np.isnan(np.diagonal(factor)))
+    return nan[0] + 1 if nan.size else 0
+
+
 def _cholesky_ex(A, *, upper=False, check_errors=False):
     mats = _each(A._np)
     factors, info = np.zeros_like(mats), np.zeros(len(mats), np.int32)
     for i, a in enumerate(mats):
         if a.size:  # potrf reads the lower (upper) triangle only, as torch's does
             factors[i], info[i] = lapack.get_lapack_funcs("potrf", (a,))(a, lower=not upper, clean=True)
+            info[i] = info[i] or _first_nan_pivot(factors[i])
     if check_errors:
         _check_errors(info, "linalg.cholesky", A.dim() == 2, _NOT_PD)
     return factors, info

@@ -183,17 +183,14 @@ def _solve_triangular_geometry(self, B, *, upper, left=True, unitriangular=False
     if (B.shape[-2] if left else B.shape[-1]) != n:
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({self.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
-    if self.dtype is not B.dtype:
-        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
-                           f"{self.dtype.name.title()} and B of type {B.dtype.name.title()} instead")
     batch = broadcast_shapes(tuple(self.shape[:-2]), tuple(B.shape[:-2]))
-    return [(tuple(batch) + tuple(B.shape[-2:]), B.dtype, "F")]
+    return [(tuple(batch) + tuple(B.shape[-2:]), self.dtype, "F")]  # B is read in A's dtype, as ATen's kernel does
 
 
 def _solve_triangular(self, B, *, upper, left=True, unitriangular=False):
     batch = broadcast_shapes(tuple(self.shape[:-2]), tuple(B.shape[:-2]))
     a = np.broadcast_to(self._np, tuple(batch) + tuple(self.shape[-2:]))
-    return _solve_triangular_np(a, B._np, upper, left, unitriangular)
+    return _solve_triangular_np(a, B._np.astype(a.dtype, copy=False), upper, left, unitriangular)
 
 
 def _batched(*tensors):

@@ -287,7 +287,8 @@ def _igamma(a, x, upper):
 
 def _elementwise(scalar_fn):
     vectorized = np.frompyfunc(scalar_fn, 2, 1)
-    return lambda a, b, dtype: vectorized(np.asarray(a, np.float64), np.asarray(b, np.float64)).astype(np.float64)
+    # frompyfunc hands back a bare float for 0-d inputs, hence the asarray around it
+    return lambda a, b, dtype: np.asarray(vectorized(np.asarray(a, np.float64), np.asarray(b, np.float64)), np.float64)
 
 
 special_zeta = binary(_elementwise(_zeta), out="float")

@@ -122,9 +122,10 @@ class Binomial(_BinaryParameters, Distribution):
         if self._validate_args:
             self._validate_sample(value)
         n, logits = self.total_count, self.logits
+        log_factorial_rest = _functions.lgamma(n - value + 1)  # first, as torch: a shape error names n, then value
         normalize = n * _clamp_by_zero(logits) + n * _functions.log1p(_functions.exp(-logits.abs())) \
             - _functions.lgamma(n + 1)
-        return value * logits - _functions.lgamma(value + 1) - _functions.lgamma(n - value + 1) - normalize
+        return value * logits - _functions.lgamma(value + 1) - log_factorial_rest - normalize
 
     def entropy(self):
         _single_count(self.total_count, "entropy")

@@ -112,7 +112,7 @@ class Gamma(ExponentialFamily):
         return value
 
     def log_prob(self, value):
-        value = _factories.tensor(value, dtype=self.rate.dtype) if isinstance(value, _NUMBER) else value
+        value = _factories.as_tensor(value, dtype=self.rate.dtype)  # numbers, lists, other dtypes: as torch's
         if self._validate_args:
             self._validate_sample(value)
         return (_functions.xlogy(self.concentration, self.rate) + _functions.xlogy(self.concentration - 1, value)

@@ -27,16 +27,18 @@ class GeneralizedPareto(Distribution):
     def rsample(self, sample_shape=Size()):
         return self.icdf(_factories.rand(self._extended_shape(sample_shape), dtype=self.loc.dtype))
 
-    def _safe_concentration(self):
-        """(concentration == 0 up to isclose, concentration with those entries replaced by 1)."""
-        eq_zero = _functions.isclose(self.concentration, _factories.zeros_like(self.concentration))
+    def _safe_concentration(self, zero=None):
+        """(concentration == 0 up to isclose, concentration with those entries replaced by 1). torch's log_prob and
+        log_survival_function compare with a float32 zero, so a float64 concentration raises there, as in torch."""
+        zero = _factories.zeros_like(self.concentration) if zero is None else zero
+        eq_zero = _functions.isclose(self.concentration, zero)
         return eq_zero, _functions.where(eq_zero, _factories.ones_like(self.concentration), self.concentration)
 
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
         z = (value - self.loc) / self.scale
-        eq_zero, safe = self._safe_concentration()
+        eq_zero, safe = self._safe_concentration(_factories.tensor(0.0))
         y = 1 / safe + _factories.ones_like(z)
         where_nonzero = _functions.where(y == 0, y, y * _functions.log1p(safe * z))
         return -self.scale.log() - _functions.where(eq_zero, z, where_nonzero)
@@ -45,7 +47,7 @@ class GeneralizedPareto(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         z = (value - self.loc) / self.scale
-        eq_zero, safe = self._safe_concentration()
+        eq_zero, safe = self._safe_concentration(_factories.tensor(0.0))
         return _functions.where(eq_zero, -z, -_functions.log1p(safe * z) / safe)
 
     def log_cdf(self, value):

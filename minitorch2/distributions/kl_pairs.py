@@ -120,7 +120,7 @@ def _kl_beta_normal(p, q):
     var_normal = q.scale.pow(2)
     t2 = 0.5 * (var_normal * 2 * math.pi).log()
     t3 = (e_beta * (1 - e_beta) / (p.concentration1 + p.concentration0 + 1) + e_beta.pow(2)) * 0.5
-    return -p.entropy() + t2 + (t3 - q.loc * e_beta + q.loc.pow(2) * 0.5) / var_normal
+    return -p.entropy() + (t2 + (t3 - q.loc * e_beta + q.loc.pow(2) * 0.5) / var_normal)  # torch's grouping
 
 
 @register_kl(Beta, Uniform)
@@ -312,7 +312,7 @@ def _kl_uniform_pareto(p, q):
 
 
 def _solve_tril(tril, b):
-    return linalg.solve(tril, b)
+    return linalg.solve_triangular(tril, b, upper=False)
 
 
 def _check_event_shapes(p, q, names):

@@ -19,6 +19,10 @@ class Laplace(Distribution):
         scalar = isinstance(loc, _NUMBER) and isinstance(scale, _NUMBER)
         super().__init__(Size() if scalar else self.loc.size(), validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        return self._expanded(Laplace, batch_shape, _instance, loc=self.loc.expand(batch_shape),
+                              scale=self.scale.expand(batch_shape))
+
     @property
     def mean(self):
         return self.loc
@@ -54,6 +58,10 @@ class Laplace(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 - 0.5 * (value - self.loc).sign() * _functions.expm1(-(value - self.loc).abs() / self.scale)
+
+    def icdf(self, value):
+        centered = value - 0.5
+        return self.loc - self.scale * centered.sign() * _functions.log1p(-2 * centered.abs())
 
     def entropy(self):
         return 1 + _functions.log(2 * self.scale)

@@ -3,7 +3,7 @@ with W (cov_factor) of rank m much below the event size: log_prob and entropy go
 capacitance matrix I + W^T D^-1 W (Woodbury), never the full covariance.
 
 A sample is loc + W eps_W + sqrt(D) eps_D with both standard normals drawn as torch draws them (bit for bit).
-Triangular solves are general solves here (the values agree to rounding).
+Triangular solves are linalg.solve_triangular, as torch's (so gradients reach only the lower triangles).
 """
 import math
 
@@ -29,7 +29,7 @@ def _lowrank_logdet(D, capacitance_tril):
 
 def _mahalanobis(tril, x):
     """|tril^-1 x|^2 over the last dimension, tril broadcast over x's batch."""
-    whitened = linalg.solve(tril.expand(*x.shape, x.shape[-1]), x.unsqueeze(-1)).squeeze(-1)
+    whitened = linalg.solve_triangular(tril.expand(*x.shape, x.shape[-1]), x.unsqueeze(-1), upper=False).squeeze(-1)
     return whitened.pow(2).sum(-1)
 
 
@@ -101,7 +101,7 @@ class LowRankMultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         Wt_Dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)
-        A = linalg.solve(self._capacitance_tril, Wt_Dinv)
+        A = linalg.solve_triangular(self._capacitance_tril, Wt_Dinv, upper=False)
         precision = _functions.diag_embed(self._unbroadcasted_cov_diag.reciprocal()) - _functions.matmul(A.mT, A)
         return precision.expand(self._full_shape())
 

@@ -2,8 +2,8 @@
 a covariance matrix, a precision matrix or the lower-triangular Cholesky factor `scale_tril` of the covariance.
 
 Everything is computed from the Cholesky factor L: a sample is loc + L eps (eps standard normal, drawn as torch
-draws it), log_prob needs |L^-1 (x - loc)|^2 and the log-determinant sum(log diag L). (torch solves the triangular
-system with linalg.solve_triangular, a general solve here: the values agree to rounding.)
+draws it), log_prob needs |L^-1 (x - loc)|^2 (a triangular solve, so gradients reach only L's lower triangle, as
+torch's) and the log-determinant sum(log diag L).
 """
 import math
 
@@ -11,7 +11,7 @@ from .. import _functions, linalg
 from .._tensor import Size
 from . import constraints
 from .distribution import Distribution
-from .utils import _standard_normal
+from .utils import _standard_normal, lazy_property
 
 
 def _batch_mv(matrix, vector):
@@ -19,7 +19,8 @@ def _batch_mv(matrix, vector):
 
 
 class MultivariateNormal(Distribution):
-    arg_constraints = {"loc": constraints.real_vector}
+    arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
+                       "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
     support = constraints.real_vector
     has_rsample = True
 
@@ -28,24 +29,26 @@ class MultivariateNormal(Distribution):
             raise ValueError("loc must be at least one-dimensional.")
         if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
             raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
-        matrix = next(m for m in (scale_tril, covariance_matrix, precision_matrix) if m is not None)
+        given, matrix = next((n, m) for n, m in (("scale_tril", scale_tril), ("covariance_matrix", covariance_matrix),
+                                                 ("precision_matrix", precision_matrix)) if m is not None)
         if matrix.dim() < 2:
-            raise ValueError("scale_tril matrix must be at least two-dimensional, with optional leading batch "
-                             "dimensions" if scale_tril is not None else "covariance_matrix or precision_matrix "
-                             "must be at least two-dimensional, with optional leading batch dimensions")
+            raise ValueError(f"{given}{' matrix' if scale_tril is not None else ''} must be at least "
+                             "two-dimensional, with optional leading batch dimensions")
         batch_shape = _functions.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
         event_shape = Size(loc.shape[-1:])
         self.loc = loc.expand(*batch_shape, -1)
-        if scale_tril is not None:
-            self.scale_tril = scale_tril.expand(*batch_shape, -1, -1)
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self.covariance_matrix = covariance_matrix.expand(*batch_shape, -1, -1)
-            self._unbroadcasted_scale_tril = linalg.cholesky(covariance_matrix)
-        else:
-            self.precision_matrix = precision_matrix.expand(*batch_shape, -1, -1)
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
-        super().__init__(Size(batch_shape), event_shape, validate_args=validate_args)
+        setattr(self, given, matrix.expand(*batch_shape, -1, -1))
+        super().__init__(Size(batch_shape), event_shape, validate_args=validate_args)  # validates before factoring
+        self._unbroadcasted_scale_tril = (scale_tril if scale_tril is not None else linalg.cholesky(matrix)
+                                          if covariance_matrix is not None else _precision_to_scale_tril(matrix))
+
+    def expand(self, batch_shape, _instance=None):
+        matrix_shape = Size(batch_shape) + self._event_shape + self._event_shape
+        given = {name: self.__dict__[name].expand(matrix_shape) for name in self.arg_constraints
+                 if name in self.__dict__ and name != "loc"}
+        return self._expanded(MultivariateNormal, batch_shape, _instance, **given,
+                              loc=self.loc.expand(Size(batch_shape) + self._event_shape),
+                              _unbroadcasted_scale_tril=self._unbroadcasted_scale_tril)
 
     @property
     def mean(self):
@@ -59,19 +62,23 @@ class MultivariateNormal(Distribution):
     def variance(self):
         return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(self._batch_shape + self._event_shape)
 
-    def __getattr__(self, name):  # the parameterizations not given, computed on first use as torch's lazy properties
-        tril = self.__dict__.get("_unbroadcasted_scale_tril")
-        if tril is None or name not in ("scale_tril", "covariance_matrix", "precision_matrix"):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        shape = self._batch_shape + self._event_shape + self._event_shape
-        if name == "scale_tril":
-            value = tril.expand(shape)
-        elif name == "covariance_matrix":
-            value = _functions.matmul(tril, tril.mT).expand(shape)
-        else:
-            value = linalg.inv(_functions.matmul(tril, tril.mT)).expand(shape)
-        self.__dict__[name] = value
-        return value
+    # the parameterizations not given, computed on first use as torch's lazy properties
+    def _matrix_shape(self):
+        return self._batch_shape + self._event_shape + self._event_shape
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        tril = self._unbroadcasted_scale_tril
+        return _functions.matmul(tril, tril.mT).expand(self._matrix_shape())
+
+    @lazy_property
+    def precision_matrix(self):
+        tril = self._unbroadcasted_scale_tril
+        return linalg.inv(_functions.matmul(tril, tril.mT)).expand(self._matrix_shape())
 
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
@@ -83,7 +90,8 @@ class MultivariateNormal(Distribution):
             self._validate_sample(value)
         diff = value - self.loc
         tril = self._unbroadcasted_scale_tril
-        whitened = linalg.solve(tril.expand(*diff.shape, diff.shape[-1]), diff.unsqueeze(-1)).squeeze(-1)
+        whitened = linalg.solve_triangular(tril.expand(*diff.shape, diff.shape[-1]), diff.unsqueeze(-1),
+                                           upper=False).squeeze(-1)
         mahalanobis = whitened.pow(2).sum(-1)
         half_log_det = tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + mahalanobis) - half_log_det

@@ -1,4 +1,5 @@
 """torch.distributions.OneHotCategorical: a Categorical whose samples are one-hot vectors over its events."""
+from .. import _factories
 from .._tensor import Size
 from ..nn import functional as F
 from . import constraints
@@ -54,6 +55,13 @@ class OneHotCategorical(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         return self._categorical.log_prob(value.max(-1)[1])
+
+    def enumerate_support(self, expand=True):
+        """The n one-hot vectors, one per leading index, broadcast over the batch (or left size 1 there)."""
+        n = self._event_shape[0]
+        values = _factories.eye(n, dtype=self._categorical._param.dtype)
+        values = values.view((n,) + (1,) * len(self._batch_shape) + (n,))
+        return values.expand((n,) + tuple(self._batch_shape) + (n,)) if expand else values
 
     def entropy(self):
         return self._categorical.entropy()

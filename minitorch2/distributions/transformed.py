@@ -212,6 +212,11 @@ class HalfCauchy(_Folded):
     def __init__(self, scale, validate_args=None):
         super().__init__(Cauchy(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
 
+    def log_prob(self, value):  # torch's HalfCauchy, unlike its HalfNormal, reads the value in the scale's dtype
+        if self._validate_args:
+            self._validate_sample(value)
+        return super().log_prob(_factories.as_tensor(value, dtype=self.scale.dtype))
+
     @property
     def mean(self):
         return _factories.full(self._extended_shape(), math.inf, dtype=self.scale.dtype)
