@@ -80,6 +80,7 @@ SLOW_TESTS = (
     "tests/frontend/test_dynamo_tests_ported_4.py",
     "tests/nn/test_compiled_optimizers.py",
     "tests/nn/test_probe6_programs.py",
+    "tests/autograd/test_func_tutorials_s37.py",
     "tests/nn/test_lbfgs_compiled.py",
     "tests/backend/test_fuzz_s26_fp16.py::test_half_programs_match_torchs_inductor",
     "tests/frontend/test_probes_s26.py::test_joint_and_inference_graphs_are_logged_before_floats_become_tensors",
