@@ -58,8 +58,9 @@ class ConstantVariable(ValueVariable):
     def call_function(self, tx, args, kwargs):
         if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method
             return self.call_method(tx, "__call__", args, kwargs)
-        if isinstance(self.value, type):  # a class folded into a constant (from `Base.__subclasses__()`): as a class
-            return tx.output.wrap(self.value, None).call_function(tx, args, kwargs)
+        # a user class folded into a constant (from `Base.__subclasses__()`): called as its class tracker calls it
+        if isinstance(self.value, type) and not isinstance(tracker := tx.output.wrap(self.value, None), ConstantVariable):
+            return tracker.call_function(tx, args, kwargs)
         return super().call_function(tx, args, kwargs)
 
     def call_method(self, tx, name, args, kwargs):
