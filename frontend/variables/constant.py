@@ -59,7 +59,8 @@ class ConstantVariable(ValueVariable):
         if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method
             return self.call_method(tx, "__call__", args, kwargs)
         # a user class folded into a constant (from `Base.__subclasses__()`): called as its class tracker calls it
-        if isinstance(self.value, type) and not isinstance(tracker := tx.output.wrap(self.value, None), ConstantVariable):
+        tracker = tx.output.wrap(self.value, None) if isinstance(self.value, type) else self
+        if type(tracker).call_function is not ConstantVariable.call_function:  # (a class it wraps as a constant: not)
             return tracker.call_function(tx, args, kwargs)
         return super().call_function(tx, args, kwargs)
 
