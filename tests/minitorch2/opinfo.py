@@ -1938,6 +1938,9 @@ OP_DB = [
                                     with_kwargs(binary(nonzero=True), rounding_mode="floor")),
            xfails=[_x("meta", TORCH_META_DIFFERS + "(div floor on a transposed input: CPU keeps the layout, meta is "
                       "contiguous)", FLOAT)]),
+    OpInfo("floor_divide.default", binary(nonzero=True), grad=False,  # (no derivative in torch either)
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(floor_divide on a transposed input: CPU keeps the layout, meta is "
+                      "contiguous)", FLOAT)]),
     OpInfo("remainder.Tensor", binary(nonzero=True)),
     OpInfo("remainder.Scalar", binary_scalar(nonzero=True)),
     OpInfo("remainder.Scalar_Tensor", remainder_scalar_tensor, grad=False),  # (no derivative in torch either)

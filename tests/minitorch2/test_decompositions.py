@@ -140,6 +140,7 @@ CASES = {
     "special_xlog1py.default": lambda: ((_t(3, 4), _t(3, 4, positive=True)), {}),
     # the commonly used ops of table_more.py
     "frac.default": lambda: ((_t(3, 4) * 3,), {}),
+    "floor_divide.default": lambda: ((_t(3, 4) * 5, _t(3, 4) + 3), {}),
     "nan_to_num.default": lambda: ((aten.div.Tensor(_t(3, 4), _t(3, 4) * 0),), {"posinf": 5.0}),
     "linalg_vector_norm.default": lambda: ((_t(3, 4), 3, [1], True), {}),
     "norm.Scalar": lambda: ((_t(3, 4), 3), {}),  # (weight_norm_ops.py: Tensor.norm(p), ATen's composites' op)
