@@ -92,8 +92,8 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):
-        if self.fn is graph_break:
-            raise Unsupported("frontend.graph_break() called", "graph_break")
+        if self.fn is graph_break or (self.fn.__module__, self.fn.__name__) == ("frontend.compiler", "disable"):
+            raise Unsupported(f"frontend.{self.fn.__name__}() called", "graph_break")  # (Dynamo breaks at disable(f))
         if self.fn is is_compiling:
             return ConstantVariable(True)
         if self.fn.__dict__.get("_dynamo_marked_constant"):  # torch.compiler.assume_constant_result: run now, a constant
