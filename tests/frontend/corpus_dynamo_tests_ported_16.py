@@ -1,7 +1,7 @@
 """The sixteenth batch of Dynamo-style programs, first half, aimed at the CPython suites Dynamo runs under itself
 (test/dynamo/cpython/3_13) that batches 1-15 left alone: test_heapq.py (heappush/heappop order, heapify, nlargest
-and nsmallest with keys, heapreplace and heappushpop, merge of sorted runs), test_bisect.py (bisect_left/right on
-duplicates, insort keeping order, the key= and lo/hi arguments), test_sort.py (stability, key and reverse together,
+and nsmallest with keys, heapreplace and heappushpop, merge of sorted runs), test_bisect.py (the key= and lo/hi
+arguments; batch 7 has bisect_left/right and insort), test_sort.py (stability, key and reverse together,
 sorting tuples, a list sorted in place while read), test_userdict.py and test_userlist.py (UserDict and UserList
 subclasses overriding a method, their .data), test_copy.py (copy.copy and copy.deepcopy of nested containers and
 user objects, __copy__), test_str.py / test_string.py (partition, split with maxsplit, strip of a set of chars,
@@ -53,14 +53,6 @@ def hq16_heap_of_tuples(a, b):
     return (a if name == "a" else b) * key
 
 # ---- bisect (cpython test_bisect.py)
-def bs16_left_and_right_on_duplicates(a, b):
-    xs = [1, 2, 2, 2, 5]
-    return a * bisect.bisect_left(xs, 2) + b * bisect.bisect_right(xs, 2)
-def bs16_insort_keeps_order(a, b):
-    xs = [1, 3, 5]
-    bisect.insort(xs, 4)
-    bisect.insort_left(xs, 0)
-    return a * xs[3] + b * xs[0] + len(xs)
 def bs16_key_argument(a, b):
     rows = [("x", 1), ("y", 4), ("z", 9)]
     at = bisect.bisect(rows, 5, key=lambda r: r[1])

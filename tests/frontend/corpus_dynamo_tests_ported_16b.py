@@ -2,8 +2,8 @@
 classes with __setattr__, __getattr__ and __delattr__ of their own (and setattr/delattr reaching them), attributes
 of constants that are classes (list[int].__origin__, (1.5).__class__), __class_getitem__ and generic aliases,
 typing.NamedTuple classes with defaults and methods, __init_subclass__ keywords, __bool__ and __len__ deciding a
-branch; test_functions.py's functools helpers (partialmethod, singledispatch, cached_property, total_ordering,
-cmp_to_key); test_generator.py's graph break inside a generator's next() (Dynamo skips the whole frame and tallies no
+branch; test_functions.py's functools.cached_property (batch 7 has the other functools helpers);
+test_generator.py's graph break inside a generator's next() (Dynamo skips the whole frame and tallies no
 break); DYNAMIC_SRC (test_dynamic_shapes: programs run with dynamic=True on inputs whose length changes between
 calls) and RECOMPILE_SRC (test_recompiles.py and test_guard_manager.py: guards on values that change between calls).
 The calls are in test_dynamo_tests_ported_9on.py. Our own programs; the names given to exec are `torch`, `nn`, `F`
@@ -124,24 +124,8 @@ def ge16_unsupported_call_in_genexpr(a, b):
     xs = list(print(k) or k for k in [1, 2])
     return a.sin() * len(xs) + b
 
-# ---- functools helpers (test_functions.py)
-class _Scaler:
-    def scale(self, t, k):
-        return t * k
-    double = functools.partialmethod(scale, k=2)
-def ft16_partialmethod(a, b):
-    return _Scaler().double(a) + b
-@functools.total_ordering
-class _Version:
-    def __init__(self, n):
-        self.n = n
-    def __eq__(self, other):
-        return self.n == other.n
-    def __lt__(self, other):
-        return self.n < other.n
-def ft16_total_ordering_fills_in(a, b):
-    v1, v2 = _Version(1), _Version(2)
-    return a * (v2 >= v1) + b * (v1 <= v1) + (v2 > v1)
+# ---- functools helpers (test_functions.py; batch 7 has partialmethod, total_ordering, singledispatch, cmp_to_key
+# and reduce: only cached_property is new here)
 class _Lazy:
     def __init__(self, k):
         self.k = k
@@ -153,24 +137,6 @@ def ft16_cached_property(a, b):
     first = obj.squared
     obj.k = 5
     return a * first + b * obj.squared
-@functools.singledispatch
-def _describe(x):
-    return 0
-@_describe.register
-def _(x: int):
-    return 1
-@_describe.register
-def _(x: str):
-    return 2
-def ft16_singledispatch(a, b):
-    return a * _describe(3) + b * _describe("s") + _describe(2.5)
-def ft16_cmp_to_key_sorting(a, b):
-    def by_length_then_reversed(x, y):
-        return (len(x) - len(y)) or (1 if x < y else -1 if x > y else 0)
-    words = sorted(["bb", "a", "cc", "d"], key=functools.cmp_to_key(by_length_then_reversed))
-    return a * (words == ["d", "a", "cc", "bb"]) + b
-def ft16_reduce_with_initial_over_tensors(a, b):
-    return functools.reduce(lambda acc, t: acc * t, [a, b], 2.0)
 '''
 
 DYNAMIC_SRC = r'''
