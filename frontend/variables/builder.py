@@ -24,7 +24,7 @@ from .dicts import DictVariable
 from .exceptions import ExceptionClassVariable, is_exception_class
 from .functions import DisabledFunctionVariable, UserFunctionVariable
 from .lists import ListVariable, SizeVariable, TupleVariable
-from .nn_module import NNModuleVariable
+from .nn_module_walks import guarded_module
 from .numpy_arrays import is_numpy_value, wrap_numpy
 from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, wrap_functools_object,
                      is_namedtuple_class)
@@ -118,7 +118,7 @@ def wrap(og, value, source):
         rnn_refusal.refuse_module(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
-        return _by_identity(og, NNModuleVariable, value, source)
+        return guarded_module(og, value, source)  # by type, as Dynamo's unspecialized modules (nn_module_walks.py)
     if _is_disabled_function(value) and source is None or id(value) in DISALLOWED_IN_GRAPH:  # (with one: below)
         return _by_identity(og, DisabledFunctionVariable, value, source)
     if id(value) in ALLOWED_IN_GRAPH:

@@ -17,7 +17,7 @@ from minitorch2.nn.modules import module as module_mod
 
 from .. import guards
 from ..exc import Unsupported
-from ..source import module_member_source
+from ..source import AttrSource, module_member_source
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
@@ -30,6 +30,19 @@ DICTS = (minitorch2.nn.ModuleDict, minitorch2.nn.ParameterDict)
 WALKS = {"modules": "named_modules", "children": "named_children", "parameters": "named_parameters",
          "buffers": "named_buffers", "named_modules": "named_modules", "named_children": "named_children",
          "named_parameters": "named_parameters", "named_buffers": "named_buffers", "state_dict": "state_dict"}
+
+
+def guarded_module(og, module, source):
+    """A module read from the frame, guarded by type as Dynamo's unspecialized modules: the instances of a class share
+    one graph, whose inputs are their tensors. What forward reads is guarded where read; a container's members by
+    their keys (iterated, counted or indexed, its members are read now)."""
+    from .nn_module import NNModuleVariable  # reason: nn_module.py imports this module
+    if source is not None:
+        og.guards.add(guards.type_guard(source, module), type(module))
+        if isinstance(module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, *DICTS, minitorch2.nn.ParameterList)):
+            kind = "_parameters" if isinstance(module, (minitorch2.nn.ParameterList, DICTS[1])) else "_modules"
+            og.guards.add(guards.dict_keys_guard(AttrSource(source, kind), list(getattr(module, kind))))
+    return NNModuleVariable(module, source)
 
 
 def is_walk(module, name):
@@ -104,12 +117,15 @@ def inlined_call(module_var, tx):
         raise Unsupported(f"{type(module).__name__} overrides __call__", "unsupported_call")
     if module._backward_hooks or module._backward_pre_hooks:
         raise Unsupported(f"{type(module).__name__} has backward hooks", "unsupported_call")
-    own_forward = "forward" in module.__dict__
-    if module_var.source is not None and not own_forward:  # (one set after this compile must not be passed by)
-        code = f"'forward' not in {module_var.source.name()}.__dict__"
-        tx.output.guards.add(guards.Guard("DICT_CONTAINS", code, f"{module_var.source.name()} has no own forward"))
-    hooked = (module._forward_hooks or module._forward_pre_hooks or module_mod._global_forward_hooks
-              or module_mod._global_forward_pre_hooks or own_forward)
+    own_forward, name = "forward" in module.__dict__, module_var.source and module_var.source.name()
+    if name and not own_forward:  # (one set after this compile, or another instance's, must not be passed by)
+        code = f"'forward' not in {name}.__dict__"
+        tx.output.guards.add(guards.Guard("DICT_CONTAINS", code, f"{name} has no own forward"))
+    own_hooks = module._forward_hooks or module._forward_pre_hooks
+    if name and not own_hooks:
+        code = f"not ({name}._forward_hooks or {name}._forward_pre_hooks)"
+        tx.output.guards.add(guards.Guard("HOOKS", code, f"{name} has no forward hooks"))
+    hooked = own_hooks or module_mod._global_forward_hooks or module_mod._global_forward_pre_hooks or own_forward
     return type(module).__call__ if hooked else type(module).forward
 
 
@@ -144,6 +160,8 @@ class ModuleWalkVariable(VariableTracker):
         self.module_var, self.name = module_var, name
 
     def call_function(self, tx, args, kwargs):
+        if self.module_var.source is not None:  # (the walk reads the whole tree: this instance's, by identity)
+            tx.output.guards.add(guards.id_guard(self.module_var.source, self.module_var.module), self.module_var.module)
         args = [a.realize().as_python_constant() for a in args]
         kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
         if self.name in ("parameters", "buffers"):  # (their one positional argument is recurse)
