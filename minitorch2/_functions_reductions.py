@@ -54,9 +54,7 @@ def _extremum(name, elementwise):
     def fn(input, dim=None, keepdim=False):
         if dim is None:
             return packet.default(input)
-        if _t(dim):
-            return elementwise(input, dim)
-        return getattr(return_types, name)(*packet.dim(input, dim, keepdim))
+        return elementwise(input, dim) if _t(dim) else getattr(return_types, name)(*packet.dim(input, dim, keepdim))
 
     fn.__name__ = fn.__qualname__ = name
     return out_variant(_max_rule)(fn)

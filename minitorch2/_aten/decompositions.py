@@ -313,7 +313,7 @@ def arange_as_iota(start, end, step=1, *, dtype=None, layout=None, device=None, 
     integer_args, dtype = inferred is _dtype.int64, dtype or inferred
     if not (integer_args or dtype.is_floating_point):
         return NotImplemented  # truncating float arguments to an integral dtype: the op itself
-    length = factories._arange_length(start, end, step)
+    length = factories._arange_length(start, end, step, dtype)
     if integer_args and not dtype.is_floating_point:
         return ops.prims.iota.default(length, start=start, step=step, dtype=dtype, device=device, requires_grad=False)
     computation = _dtype.int64 if integer_args else (_dtype.float64 if dtype.itemsize >= 4 else _dtype.float32)

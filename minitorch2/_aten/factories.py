@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._sym import SymInt, is_symbolic
 from .._tensor import Tensor
-from . import range_values
+from . import range_values, scalar_arguments
 from .memory import _dtype_title
 from .meta_util import new_tensor_shape, fake_empty, memory_format_strides, with_strides
 
@@ -97,39 +97,40 @@ full_like = _like(0)
 
 
 def _arange_dtype(values, dtype):
-    if dtype is not None and (dtype.is_complex or dtype is _dtype.bool_):
+    if dtype is None:  # (bools too: arange(True, 4) is int64)
+        integral = all(isinstance(v, (int, np.integer, SymInt)) for v in values)
+        return _dtype.int64 if integral else _dtype.get_default_dtype()
+    if dtype.is_complex or dtype is _dtype.bool_:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_dtype_title(dtype)}'")
-    if dtype is not None:
-        return dtype
-    if all(isinstance(v, (int, np.integer, SymInt)) for v in values):  # (bools too: arange(True, 4) is int64)
-        return _dtype.int64
-    return _dtype.get_default_dtype()
+    return dtype
 
 
-def _arange_length(start, end, step):
-    if any(map(is_symbolic, (start, end, step))):  # a size (dynamic shapes): integer ceil division, no guard
-        return (end - start + step - (1 if step > 0 else -1)) // step
+def _arange_length(start, end, step, dtype):
+    if any(map(is_symbolic, (start, end, step))) and all(isinstance(v, (int, SymInt)) for v in (start, end, step)):
+        return (end - start + step - (1 if step > 0 else -1)) // step  # a size (dynamic shapes): no guard
+    start, end, step = (float(v) if is_symbolic(v) else v for v in (start, end, step))  # a SymFloat: specialized
     if step == 0 or step != step:  # (a NaN step is "nonzero" in no sense, and ATen says so)
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {float(start):g} -> {float(end):g}")
     if (step > 0 and start > end) or (step < 0 and start < end):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is _dtype.int64 and not all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
+        return scalar_arguments.int64_arange_length(start, end, step)  # (float bounds asked for as int64s)
     if (size := max(int(math.ceil((end - start) / step)), 0)) >= 2 ** 63:
         raise RuntimeError("invalid size, possible overflow?")
     return size
 
 
 def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
-    out = _arange_dtype((start, end, step), dtype)
-    n = _arange_length(start, end, step)
+    out, n = _arange_dtype((start, end, step), dtype), _arange_length(start, end, step, dtype)
     if out.is_floating_point:  # (float16 and bfloat16 too: their vectorized blocks round as float32's do)
         return range_values.arange(float(start), float(step), n, out.np)
-    return (start + np.arange(n, dtype=np.int64) * step).astype(out.np)
+    return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(out.np)  # (float bounds truncated)
 
 
 def _arange_meta(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty((_arange_length(start, end, step),), _arange_dtype((start, end, step), dtype))
+    return fake_empty((_arange_length(start, end, step, dtype),), _arange_dtype((start, end, step), dtype))
 
 
 arange = (_arange_kernel, _arange_meta)

@@ -62,6 +62,16 @@ def converting(name, schema, impl):
     return converted_kernel, meta
 
 
+def int64_arange_length(start, end, step):
+    """The length of an int64 arange with a float among its Scalars: ATen reads each into int64 (truncated toward
+    zero) and counts `(end - start + step - sign) / step` there, so `arange(0, 5, 1.5, dtype=int64)` has 5 values,
+    0 to 4. (Its bounds agree with the step's sign: C's truncating division is a floor division of magnitudes.)"""
+    start, end, whole_step = int(start), int(end), int(step)
+    if whole_step == 0:
+        raise ValueError("step must be nonzero")
+    return abs(end - start + whole_step - (1 if step > 0 else -1)) // abs(whole_step)
+
+
 def parse_scalars(*values):
     """A composite's Scalar arguments as torch's argument parser takes them: an int must fit an int64 or a uint64."""
     for value in values:
