@@ -32,6 +32,9 @@ WALKS = {"modules": "named_modules", "children": "named_children", "parameters":
          "named_parameters": "named_parameters", "named_buffers": "named_buffers", "state_dict": "state_dict"}
 
 
+HOOK_TABLES = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
 def guarded_module(og, module, source):
     """A module read from the frame, guarded by type as Dynamo's unspecialized modules: the instances of a class share
     one graph, whose inputs are their tensors. What forward reads is guarded where read; a container's members by
@@ -121,11 +124,11 @@ def inlined_call(module_var, tx):
     if name and not own_forward:  # (one set after this compile, or another instance's, must not be passed by)
         code = f"'forward' not in {name}.__dict__"
         tx.output.guards.add(guards.Guard("DICT_CONTAINS", code, f"{name} has no own forward"))
-    own_hooks = module._forward_hooks or module._forward_pre_hooks
-    if name and not own_hooks:
-        code = f"not ({name}._forward_hooks or {name}._forward_pre_hooks)"
-        tx.output.guards.add(guards.Guard("HOOKS", code, f"{name} has no forward hooks"))
-    hooked = own_hooks or module_mod._global_forward_hooks or module_mod._global_forward_pre_hooks or own_forward
+    if name and (empty := [k for k in HOOK_TABLES if not getattr(module, k)]):  # (another instance's may not be)
+        code = f"not ({' or '.join(f'{name}.{k}' for k in empty)})"
+        tx.output.guards.add(guards.Guard("HOOKS", code, f"{name} has no {', '.join(empty)}"))
+    hooked = (module._forward_hooks or module._forward_pre_hooks or module_mod._global_forward_hooks
+              or module_mod._global_forward_pre_hooks or own_forward)
     return type(module).__call__ if hooked else type(module).forward
 
 

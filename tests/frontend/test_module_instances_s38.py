@@ -275,3 +275,26 @@ def test_a_walk_of_the_tree_reads_each_instance_by_identity():
         x = minitorch2.ones(1, 2)
         np.testing.assert_allclose(f(m, x).tolist(), m(x).tolist(), rtol=1e-6)
     assert cnt.frame_count == 3
+
+
+def backward_hooked_pair(lib):
+    MLP = mlp_class(lib)
+    plain, hooked = seeded(lib, MLP(), 0), seeded(lib, MLP(), 0)
+    hooked.fc2.register_full_backward_hook(lambda mod, grad_in, grad_out: (grad_in[0] * 10,))
+    return plain, hooked
+
+
+def test_an_instance_with_a_backward_hook_runs_it():
+    # the first instance's graph has no hook; the second's submodule has one: not passed by (a break runs it)
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    expected = []
+    for m in backward_hooked_pair(torch):
+        m(torch.from_numpy(x)).sum().backward()
+        expected.append(m.fc1.weight.grad.tolist())
+    frontend.reset()
+    f = minitorch2.compile(lambda m, x: m(x), backend="aot_eager")
+    got = []
+    for m in backward_hooked_pair(minitorch2):
+        f(m, minitorch2.tensor(x)).sum().backward()
+        got.append(m.fc1.weight.grad.tolist())
+    _assert_nested_close(got, expected)
