@@ -69,11 +69,10 @@ class OutputGraph:
         # returned, no side effects: it is the graph's output even if an input, so an empty graph still compiles)
         self.switches_dropped, self.common_case = False, True
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
-        self.inputs = []
+        self.inputs, self.outputs = [], []
         self._input_vars = {}  # source name -> tracker
         self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source
         self._containers = {}  # id(list or dict) -> (it, its tracker): read again, it shows the frame's changes
-        self.outputs = []
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
@@ -162,8 +161,10 @@ class OutputGraph:
         """A placeholder after the last one (else before the first node), and its GraphInput."""
         where = self.graph.inserting_after(self.inputs[-1].node) if self.inputs else \
             self.graph.inserting_before(next(iter(self.graph.nodes), None))
-        with where:
-            node = self.graph.placeholder(name or source.placeholder_name(), type_expr=type_expr)
+        name, taken = name or source.placeholder_name(), {inp.node.target for inp in self.inputs}
+        name = next(n for n in (name, *(f"{name}_{i}" for i in range(len(taken)))) if n not in taken)  # as Dynamo's:
+        with where:  # (`a-b` and `a'b` spell one name, the second is numbered)
+            node = self.graph.placeholder(name, type_expr=type_expr)
         node.meta["example_value"] = value
         self.stack_traces.record(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))

@@ -298,3 +298,42 @@ def test_an_instance_with_a_backward_hook_runs_it():
         f(m, minitorch2.tensor(x)).sum().backward()
         got.append(m.fc1.weight.grad.tolist())
     _assert_nested_close(got, expected)
+
+
+ODD_NAMES = ["a-b", "0", "class", "with space", "é", "a'b", 'q"q', "self", "L", "_x", "__y", "x\\n", "in", "None"]
+
+
+def odd_names_module(lib):
+    nn = lib.nn
+
+    class Odd(nn.Module):
+        def __init__(self):
+            super().__init__()
+            for name in ODD_NAMES:
+                self.add_module(name, nn.Linear(2, 2))
+            self.register_buffer("b-1", lib.ones(2))
+
+        def forward(self, x):
+            for name in ODD_NAMES:
+                x = getattr(self, name)(x)
+            return x * getattr(self, "b-1")
+    return seeded(lib, Odd(), 9)
+
+
+def test_members_with_odd_names_are_placeholders_named_as_dynamos():
+    # `a-b` and `a'b` spell one placeholder name: Dynamo numbers the second (`..._0`); ours wrote it twice (a
+    # SyntaxError in the generated forward)
+    def names_and_value(side):
+        side.reset()
+        names = []
+
+        def backend(gm, example_inputs):
+            names.extend(n.target for n in gm.graph.nodes if n.op == "placeholder")
+            return gm.forward
+
+        model = odd_names_module(side.lib)
+        return names, side.compile(model, backend=backend)(side.lib.ones(1, 2)).tolist()
+
+    (ours, our_value), (theirs, their_value) = names_and_value(Ours), names_and_value(Torch)
+    assert ours == theirs
+    _assert_nested_close(our_value, their_value)
