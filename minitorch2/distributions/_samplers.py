@@ -5,35 +5,21 @@ Each is ATen's algorithm with ATen's constants and order of draws, one element a
 generator, so every sample matches torch's bit for bit after the same manual_seed: Marsaglia and Tsang's gamma (a
 double normal from the generator's Box-Muller pair, then a double uniform; a boosting uniform first below alpha 1),
 Hoermann's PTRS for Poisson counts from rate 10 (multiplied uniforms below), his BTRS for binomial counts where the
-rarer outcome's mean reaches 10 (inversion below). The gamma's gradient is torch's implicit one,
-dx/dalpha = -(dF/dalpha) / f(x) with F the gamma CDF, evaluated exactly in float64 (scipy): torch approximates the
-same expression (series for small x, a saddle-point expansion for large alpha, a rational fit between), so the two
-agree to about 3e-4 relative, not bit for bit. The Dirichlet's gradient flows through the normalized gammas (an
-unbiased reparameterization, not torch's per-sample _dirichlet_grad).
+rarer outcome's mean reaches 10 (inversion below). The gradients of Gamma and Dirichlet samples are ATen's
+approximations of the implicit reparameterization (_reparameterized_grads.py).
 """
-import numpy as np
-import scipy.special
-
 import contextlib
 import math
 
+import numpy as np
+
 from .. import _factories, autograd
 from .._random import default_generator
-
-
-def _gamma_cdf_grad_alpha(alpha, x):
-    """dx/dalpha of a Gamma(alpha, 1) sample x held at fixed CDF level: -(dP(alpha, x)/dalpha) / pdf(x)."""
-    h = 1e-5 * np.maximum(alpha, 1e-3)
-    dP = (scipy.special.gammainc(alpha + h, x) - scipy.special.gammainc(alpha - h, x)) / (2 * h)
-    log_pdf = (alpha - 1) * np.log(x) - x - scipy.special.gammaln(alpha)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        grad = -dP / np.exp(log_pdf)
-    return np.where(np.isfinite(grad), grad, 0.0)
+from ._reparameterized_grads import dirichlet_grad, standard_gamma_grad
 
 
 def _standard_gamma_grad(alpha, sample):
-    grad = _gamma_cdf_grad_alpha(alpha.detach().numpy().astype(np.float64), sample.detach().numpy().astype(np.float64))
-    return _factories.tensor(grad.astype(alpha.detach().numpy().dtype))
+    return _factories.tensor(standard_gamma_grad(alpha.detach().numpy(), sample.detach().numpy()))
 
 
 _SOURCE = [default_generator]  # the generator drawn from: the default one, or a call's generator= while it runs
@@ -102,7 +88,8 @@ def standard_gamma(alpha):
 
 
 class _SampleDirichlet(autograd.Function):
-    """ATen's _sample_dirichlet: double gamma draws, normalized in double, cast and kept inside (0, 1)."""
+    """ATen's _sample_dirichlet: double gamma draws, normalized in double, cast and kept inside (0, 1); its gradient
+    torch.distributions' _Dirichlet_backward, over ATen's _dirichlet_grad."""
 
     @staticmethod
     def forward(ctx, concentration):
@@ -111,20 +98,16 @@ class _SampleDirichlet(autograd.Function):
         total = gammas.sum(-1, keepdims=True)
         top = np.nextafter(conc_np.dtype.type(1), conc_np.dtype.type(0))
         values = np.minimum(top, np.maximum(np.finfo(conc_np.dtype).tiny, (gammas / total).astype(conc_np.dtype)))
-        ctx.save_for_backward(concentration)
-        ctx.gammas, ctx.total = gammas, total
-        return _factories.tensor(values)
+        sample = _factories.tensor(values)
+        ctx.save_for_backward(sample, concentration)
+        return sample
 
     @staticmethod
     def backward(ctx, grad):
-        (concentration,) = ctx.saved_tensors
-        dtype = concentration.detach().numpy().dtype
-        gammas, total = ctx.gammas, ctx.total
-        dgamma = _gamma_cdf_grad_alpha(concentration.detach().numpy().astype(np.float64), gammas)
-        g = grad.detach().numpy().astype(np.float64)
-        x = gammas / total
-        result = dgamma * (g - (g * x).sum(-1, keepdims=True)) / total
-        return _factories.tensor(result.astype(dtype))
+        x, concentration = (t.detach() for t in ctx.saved_tensors)
+        total = concentration.sum(-1, True).expand_as(concentration)
+        slope = _factories.tensor(dirichlet_grad(x.numpy(), concentration.numpy(), total.numpy()))
+        return slope * (grad - (x * grad).sum(-1, True))
 
 
 def sample_dirichlet(concentration):
