@@ -117,24 +117,8 @@ def vdot(input, other):
 
 
 def matrix_exp(input):
-    """exp of (batches of) square matrices: the degree-18 Taylor polynomial, by Horner's rule, of the matrices scaled
-    by 2^-s so their 1-norms are at most 1/2, then squared s times. (torch picks a degree by the norm and evaluates
-    it in fewer products; the values agree to rounding, and the gradient flows through the products.)"""
-    if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
-        raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they are "
-                           f"{input.shape[-2] if input.dim() > 1 else 1} by {input.shape[-1]} matrices")
-    if input.numel() == 0:
-        return aten.clone.default(input)
-    one_norm = aten.amax.default(aten.sum.dim_IntList(aten.abs.default(input), [-2])).item()
-    squarings = max(0, math.ceil(math.log2(one_norm / 0.5))) if one_norm > 0.5 else 0
-    scaled = aten.div.Tensor(input, 2.0 ** squarings)
-    eye = aten.expand.default(aten.eye.default(input.shape[-1], dtype=input.dtype), list(input.shape))
-    result = eye
-    for k in builtins_range(18, 0, -1):  # (this module's `range` is torch.range)
-        result = aten.add.Tensor(eye, aten.div.Tensor(matmul(scaled, result), k))
-    for _ in builtins_range(squarings):
-        result = matmul(result, result)
-    return result
+    """exp of (batches of) square matrices: ATen's linalg_matrix_exp op (its kernel and derivative: _aten/linalg_more.py)."""
+    return aten.linalg_matrix_exp.default(input)
 
 
 def matrix_power(input, n):

@@ -11,13 +11,16 @@ triangular solve is substitution row by row, eig is numpy's (LAPACK's geev, as t
 column-major as LAPACK leaves them in torch. The derivatives are torch's formulas (linalg_lu_backward for square, wide
 and tall matrices, the solves' and cholesky_inverse's); eig and householder_product have none here yet.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
 from .._ops import ops
 from .derivatives_util import sum_to
 from .extra_formulas import _matmul
-from .extra_ops import _check_errors, _check_linalg, _each, _op
+from .extra_ops import _check_errors, _check_linalg, _check_matrix, _each, _op
+from .memory import _dtype_title
 from .meta_util import broadcast_shapes
 from .table_row import op
 
@@ -401,6 +404,51 @@ def _sum_to(grad, shape):
     return sum_to(grad, tuple(shape))
 
 
+# ---------------------------------------------------------------- the matrix exponential
+def _matrix_exp_geometry(A):
+    _check_matrix_exp(A)
+    return [(tuple(A.shape), A.dtype, None)]
+
+
+def _check_matrix_exp(A):
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError("linalg.matrix_exp: Expected a floating point or complex tensor as input. Got "
+                           f"{_dtype_title(A.dtype)}")
+    _check_matrix(A, "linalg.matrix_exp")
+
+
+def _matrix_exp(A):
+    """Each matrix's exponential: the degree-18 Taylor polynomial (Horner's rule) of the matrix scaled by 2^-s until
+    its 1-norm is at most 1/2, then squared s times, in double and rounded once. (ATen picks a degree by the norm and
+    evaluates it in fewer products; the values agree to rounding.)"""
+    wide = np.complex128 if A.dtype.is_complex else np.float64
+    out = []
+    for a in _each(A._np.astype(wide)):
+        norm = np.abs(a).sum(0).max(initial=0.0)
+        squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
+        scaled, eye = a / 2.0 ** squarings, np.eye(a.shape[-1], dtype=wide)
+        result = eye
+        for k in range(18, 0, -1):
+            result = eye + scaled @ result / k
+        for _ in range(squarings):
+            result = result @ result
+        out.append(result)
+    return np.asarray(out, dtype=wide).reshape(A.shape)
+
+
+def _d_matrix_exp(grad, self, result):
+    """As ATen's differential of an analytic function: exp of the block matrix [[Aᴴ, G], [0, Aᴴ]], its upper right
+    block."""
+    n = self.shape[-1]
+    adjoint = aten.transpose.int(self, -2, -1)
+    if self.dtype.is_complex:
+        adjoint = aten.conj_physical.default(adjoint)
+    top = aten.cat.default([adjoint, grad], -1)
+    bottom = aten.cat.default([aten.zeros_like.default(grad), adjoint], -1)
+    block = aten.linalg_matrix_exp.default(aten.cat.default([top, bottom], -2))
+    return aten.slice.Tensor(aten.slice.Tensor(block, -2, 0, n), -1, n, 2 * n)
+
+
 ROWS = [
     op("_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> ()", (),
        (_linalg_check_errors, lambda info, api_name, *, is_matrix: None), differentiable=False),
@@ -429,4 +477,5 @@ ROWS = [
        differentiable=False),
     op("linalg_householder_product(Tensor input, Tensor tau) -> Tensor", (),
        _op(_householder_geometry, _householder_product), differentiable=False),
+    op("linalg_matrix_exp(Tensor self) -> Tensor", (), _op(_matrix_exp_geometry, _matrix_exp), _d_matrix_exp),
 ]

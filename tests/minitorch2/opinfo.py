@@ -2191,6 +2191,7 @@ OP_DB = [
     # ------------------------------------------------------------ table_extra.py
     OpInfo("linalg_inv_ex.default", inv_ex_samples, dtypes=LINALG_DTYPES),
     OpInfo("_linalg_det.default", square_samples, dtypes=LINALG_DTYPES),
+    OpInfo("linalg_matrix_exp.default", square_samples, dtypes=LINALG_DTYPES),
     OpInfo("_linalg_slogdet.default", square_samples, dtypes=LINALG_DTYPES),
     OpInfo("_linalg_solve_ex.default", solve_ex_samples, dtypes=LINALG_DTYPES),
     OpInfo("linalg_cholesky_ex.default", cholesky_ex_samples, dtypes=LINALG_DTYPES),

@@ -62,9 +62,7 @@ def test_autocast_bfloat16_training_values_and_graphs_are_torchs():
     assert _summary(report).startswith("==== summary: same: stdout same; graphs same (8)"), report
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="torch.matrix_exp is a composite here, its scaling chosen from the data "
-                   "(.item()), not ATen's linalg_matrix_exp op: Dynamo cannot trace orthogonal's matrix_exp map")
+@pytest.mark.slow  # (orthogonal's matrix_exp map: ATen's linalg_matrix_exp op since session 38)
 def test_orthogonal_parametrization_compiled():
     report = _report("orthogonal_compiled")
     assert SAME_EXIT in report, report

@@ -65,7 +65,7 @@ class _Orthogonal(Module):
                 X = _cat_zero_columns(X, n - k)
             A = X - X.mT
             if self.orthogonal_map == _OrthMaps.matrix_exp:
-                Q = A.matrix_exp()
+                Q = _functions.matrix_exp(A)  # (torch.matrix_exp, as torch's: the name Dynamo records)
             else:
                 identity = _factories.eye(n, dtype=A.dtype)
                 Q = _linalg().solve(identity.add(A, alpha=-0.5), identity.add(A, alpha=0.5))
