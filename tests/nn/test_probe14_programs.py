@@ -27,9 +27,6 @@ def test_program_prints_and_traces_what_torch_does(name):
     assert all_same(report), report
 
 
-@pytest.mark.xfail(strict=True, reason="the frontend guards a compiled module's `self` by identity (ID_MATCH), where "
-                   "torch 2.13's Dynamo (inline_inbuilt_nn_modules) guards its type and lifts parameters to inputs: a "
-                   "target network compiled beside its online twin compiles its own graph here, torch's reuses one")
-def test_a_second_instance_of_a_compiled_module_class_reuses_its_graph():
+def test_a_second_instance_of_a_compiled_module_class_reuses_its_graph():  # (modules guarded by type: session 38)
     report = compare_report(FOLDER, "twin_critic_target_compiled")
     assert all_same(report), report
