@@ -337,3 +337,139 @@ def test_members_with_odd_names_are_placeholders_named_as_dynamos():
     (ours, our_value), (theirs, their_value) = names_and_value(Ours), names_and_value(Torch)
     assert ours == theirs
     _assert_nested_close(our_value, their_value)
+
+
+# ---- Dynamo-style module programs, each compiled over four instances: counts and values as Dynamo's -------------
+def dynamo_style_classes(lib):
+    nn = lib.nn
+
+    class Eps(nn.Module):  # a float attribute: guarded by value
+        def __init__(self, i):
+            super().__init__()
+            self.eps, self.w = 1e-5 * (i + 1), nn.Parameter(lib.ones(4))
+
+        def forward(self, x):
+            return x * self.w / (x.abs().mean() + self.eps)
+
+    class NegativeIndex(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(2 + i % 2))
+
+        def forward(self, x):
+            return self.layers[-1](x) + self.layers[0](x)
+
+    class RangeOfLen(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(3))
+
+        def forward(self, x):
+            for i in range(len(self.layers)):
+                x = self.layers[i](x)
+            return x
+
+    class DictItems(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.d = nn.ModuleDict({"a": nn.Linear(4, 4), "bb": nn.Linear(4, 4)})
+
+        def forward(self, x):
+            for key, layer in self.d.items():
+                x = layer(x) + len(key)
+            return x
+
+    class PropertySubmodule(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self._inner = nn.Linear(4, 4)
+
+        @property
+        def inner(self):
+            return self._inner
+
+        def forward(self, x):
+            return self.inner(x)
+
+    class Config:
+        hidden = 4
+
+    shared = Config()
+
+    class SharedConfig(nn.Module):  # a config object read in forward: its attribute guarded by value
+        def __init__(self, i):
+            super().__init__()
+            self.cfg = shared if i % 2 else Config()
+            self.fc = nn.Linear(4, self.cfg.hidden)
+
+        def forward(self, x):
+            return self.fc(x) * self.cfg.hidden
+
+    class StepBuffer(nn.Module):  # a buffer updated in place, each instance's own
+        def __init__(self, i):
+            super().__init__()
+            self.register_buffer("steps", lib.zeros(()))
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, x):
+            self.steps += 1
+            return self.fc(x) + self.steps
+
+    class TrainingFlag(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.train(bool(i % 2))
+
+        def forward(self, x):
+            return self.fc(x) if self.training else self.fc(x) * 2
+
+    class ListAttribute(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.dims, self.fc = [0] if i % 2 else [1], nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.fc(x).sum(self.dims)
+
+    class StrAttribute(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.act, self.fc = "tanh" if i < 2 else "sigmoid", nn.Linear(4, 4)
+
+        def forward(self, x):
+            return getattr(lib, self.act)(self.fc(x))
+
+    class ParamList(nn.Module):
+        def __init__(self, i):
+            super().__init__()
+            self.ps = nn.ParameterList(nn.Parameter(lib.ones(4) * k) for k in range(3))
+
+        def forward(self, x):
+            for p in self.ps:
+                x = x * p
+            return x
+
+    return {cls.__name__: cls for cls in (Eps, NegativeIndex, RangeOfLen, DictItems, PropertySubmodule, SharedConfig,
+                                          StepBuffer, TrainingFlag, ListAttribute, StrAttribute, ParamList)}
+
+
+DYNAMO_STYLE = sorted(dynamo_style_classes(torch))
+
+
+@pytest.mark.parametrize("name", DYNAMO_STYLE)
+def test_dynamo_style_module_programs_over_four_instances(name):
+    def run_side(side):
+        side.reset()
+        cnt = side.counter()
+        f = side.compile(lambda m, x: m(x), backend=cnt)
+        cls, outs = dynamo_style_classes(side.lib)[name], []
+        for i in range(4):
+            m = seeded(side.lib, cls(i), i)
+            with side.lib.no_grad():
+                outs.append(f(m, side.lib.ones(2, 4)).tolist())
+        return outs, cnt.frame_count, cnt.op_count
+
+    (ours, *our_counts), (theirs, *their_counts) = run_side(Ours), run_side(Torch)
+    assert our_counts == their_counts
+    _assert_nested_close(ours, theirs)
