@@ -139,17 +139,25 @@ def module_dict_contains(module_var, tx, item):
     return item.as_python_constant() in module_var.module
 
 
-def _member_sources(module_var):
-    """id of each module, parameter and buffer under the module -> the source of the first place it lives."""
+def _member_sources(module_var, og=None):
+    """id of each module, parameter and buffer under the module -> the source of the first place it lives. With `og`
+    (the OutputGraph), the tree's shape is guarded on the way, so another instance of the class walks the same: each
+    table's keys, its empty entries, and each member met again (a tied weight) being the one first met."""
     found = {id(module_var.module): module_var.source}
 
     def visit(module, source):
         for kind in ("_parameters", "_buffers", "_modules"):
+            if og is not None:
+                og.guards.add(guards.dict_keys_guard(AttrSource(source, kind), list(getattr(module, kind))))
             for key, member in getattr(module, kind).items():
+                member_source = module_member_source(source, kind, key)
+                if og is not None and (member is None or id(member) in found):
+                    og.guards.add(guards.constant_guard(member_source, None) if member is None else
+                                  guards.duplicate_input_guard(member_source, found[id(member)]))
                 if member is not None and id(member) not in found:
-                    found[id(member)] = module_member_source(source, kind, key)
+                    found[id(member)] = member_source
                     if kind == "_modules":
-                        visit(member, found[id(member)])
+                        visit(member, member_source)
 
     visit(module_var.module, module_var.source)
     return found
@@ -163,8 +171,12 @@ class ModuleWalkVariable(VariableTracker):
         self.module_var, self.name = module_var, name
 
     def call_function(self, tx, args, kwargs):
-        if self.module_var.source is not None:  # (the walk reads the whole tree: this instance's, by identity)
-            tx.output.guards.add(guards.id_guard(self.module_var.source, self.module_var.module), self.module_var.module)
+        # the walk reads the whole tree: a walk of tensors has its shape guarded (the tensors themselves are graph
+        # inputs, distinct ones guarded apart); one of modules, whose sameness no input guards, this instance's
+        tensors, source = self.name in ("parameters", "buffers", "named_parameters", "named_buffers"), \
+            self.module_var.source
+        if source is not None and not tensors:
+            tx.output.guards.add(guards.id_guard(source, self.module_var.module), self.module_var.module)
         args = [a.realize().as_python_constant() for a in args]
         kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
         if self.name in ("parameters", "buffers"):  # (their one positional argument is recurse)
@@ -172,8 +184,8 @@ class ModuleWalkVariable(VariableTracker):
             args = []
         if self.name == "state_dict":
             return self.state_dict(tx, *args, **kwargs)
-        sources, module = _member_sources(self.module_var), self.module_var.module
-        items = []
+        sources = _member_sources(self.module_var, tx.output if tensors and source is not None else None)
+        module, items = self.module_var.module, []
         for name, member in getattr(module, WALKS[self.name])(*args, **kwargs):
             var = self.module_var if member is module else tx.output.wrap(member, sources[id(member)])
             items.append(TupleVariable([ConstantVariable(name), var]) if self.name.startswith("named_") else var)
