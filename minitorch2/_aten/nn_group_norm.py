@@ -53,7 +53,7 @@ def _groups(t, n, c, hxw, group):
 # ---------------------------------------------------------------- forward
 def _forward_kernel(input, weight, bias, n, c, hxw, group, eps):
     _check(input, weight, bias, n, c, hxw, group)
-    require_float(input, "group_norm_cpu")
+    require_float(input, "GroupNormKernelImpl")
     x = _groups(input, n, c, hxw, group)
     with np.errstate(all="ignore"):
         mean = x.mean(axis=2)

@@ -114,7 +114,7 @@ native_layer_norm_backward = (_layer_norm_backward_kernel, _layer_norm_backward_
 def _batch_norm_check(input, weight, bias=None, running_mean=None, running_var=None):
     """Channel count, and the dtype of the statistics."""
     channels = input.shape[wrap_dim(1, input.dim())]
-    require_float(input, "batch_norm_cpu")
+    require_float(input, "batch_norm")
     stat_dtype = input.dtype
     params = {"weight": weight, "bias": bias, "running_mean": running_mean, "running_var": running_var}
     for name, p in params.items():

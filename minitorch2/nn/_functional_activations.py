@@ -90,13 +90,12 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def glu(input, dim=-1):
-    _floating("glu_cpu", input)
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     dim = wrap_dim(dim, input.dim())
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
-    first, second = aten.split.Tensor(input, input.shape[dim] // 2, dim)
+    first, second = aten.split.Tensor(_floating("glu_cpu", input), input.shape[dim] // 2, dim)
     return aten.mul.Tensor(first, aten.sigmoid.default(second))
 
 

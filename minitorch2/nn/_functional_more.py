@@ -286,6 +286,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
         out -= 1
+    if not (return_indices or input.requires_grad):  # (ATen's max_pool1d_impl, a kernel for floating types only)
+        require_float(input, "max_pool1d_impl")
     if out < 1 and not return_indices:  # (with indices, ATen's max_pool1d_with_indices leaves it to max_pool2d's)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p],
