@@ -9,6 +9,9 @@ ATen's words, which no stage of the pipeline needs.
 def check_conv_sizes(input, weight, stride, padding, dilation, transposed, output_padding):
     if transposed:
         _check_output_padding(output_padding, stride, dilation)
+    if input.dtype.name == "bool":  # (ATen's slow kernels compute every other dtype; each names itself refusing bool)
+        raise NotImplementedError(f"\"{_bool_refusing_kernel(len(stride), dilation, transposed)}\" not implemented "
+                                  "for 'Bool'")
     if input.numel() == 0 and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got input shape: "
                            f"[{', '.join(map(str, input.shape))}]")
@@ -26,3 +29,11 @@ def _check_output_padding(output_padding, stride, dilation):
         given = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
         parts = [f"{arg}_{n}: {v}" for arg, values in given.items() for n, v in zip(names, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
+
+
+def _bool_refusing_kernel(dims, dilation, transposed):
+    if transposed:
+        return f"slow_conv_transpose{max(dims, 2)}d_out_cpu"
+    if any(d != 1 for d in dilation):
+        return "slow_conv_dilated<>"
+    return "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"

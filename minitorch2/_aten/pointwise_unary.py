@@ -97,7 +97,7 @@ def _float_kernel(fn, nargs=1, layout_order=None):
     that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
 
     def floating(dtype):  # ATen's kernel refuses other dtypes, and so must a traced graph (the meta)
-        if not (dtype.is_floating_point or dtype.is_complex and fn in (_sigmoid_backward, _tanh_backward)):
+        if not (dtype.is_floating_point or dtype.is_complex and fn in (_silu, _sigmoid_backward, _tanh_backward)):
             raise _not_implemented({"_gelu": "GeluKernelImpl"}.get(fn.__name__, f"{fn.__name__[1:]}_cpu"), dtype)
         return dtype
 
