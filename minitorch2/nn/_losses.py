@@ -10,7 +10,7 @@ checks, error classes and messages.
 import math
 import warnings
 
-from .. import _dtype, _functions
+from .. import _functions
 from .._aten.memory import _dtype_title
 from .._aten.meta_util import broadcast_shapes
 from .._ops import ops
