@@ -286,7 +286,9 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
         out -= 1
-    if not (return_indices or input.requires_grad):  # (ATen's max_pool1d_impl, a kernel for floating types only)
+    # (ATen's max_pool1d_impl, for floating types only, serves an eager CPU tensor needing no grad; a fake one in a
+    # compile, subclass-like, goes through max_pool2d_with_indices, which computes integers)
+    if not (return_indices or input.requires_grad or _is_traced(input)):
         require_float(input, "max_pool1d_impl")
     if out < 1 and not return_indices:  # (with indices, ATen's max_pool1d_with_indices leaves it to max_pool2d's)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
