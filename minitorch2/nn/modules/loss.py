@@ -131,7 +131,10 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
-    loss = aten.add.Scalar(aten.mul.Tensor(aten.neg.default(target), aten.sub.Tensor(input1, input2)), margin)
+    # (the difference first, as ATen's build evaluates `-target * (input1 - input2)`; its margin is a double, which
+    # promotes integer inputs to the default float dtype)
+    difference = aten.sub.Tensor(input1, input2)
+    loss = aten.add.Scalar(aten.mul.Tensor(aten.neg.default(target), difference), float(margin))
     return _reduce(aten.clamp_min.default(loss, 0), reduction)
 
 
@@ -232,6 +235,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     x = input.reshape([-1, input.shape[-1]]) if input.dim() else input.reshape([1, 1])
     _check_multi_margin(input, target, weight, x.shape[0], x.shape[1])
+    if input.dtype not in (_dtype.float32, _dtype.float64):  # (ATen's kernel: float and double only)
+        raise NotImplementedError(f"\"multi_margin_loss_cpu_kernel\" not implemented for '{_dtype_title(input.dtype)}'")
     classes = x.shape[1]
     y = aten.view.default(target, [-1, 1])
     hinge = aten.clamp_min.default(aten.add.Tensor(aten.rsub.Scalar(aten.gather.default(x, 1, y), margin), x), 0)
