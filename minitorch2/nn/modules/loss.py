@@ -239,7 +239,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise NotImplementedError(f"\"multi_margin_loss_cpu_kernel\" not implemented for '{_dtype_title(input.dtype)}'")
     classes = x.shape[1]
     y = aten.view.default(target, [-1, 1])
-    hinge = aten.clamp_min.default(aten.add.Tensor(aten.rsub.Scalar(aten.gather.default(x, 1, y), margin), x), 0)
+    # (a class adds its margin where it is > 0, as ATen's kernel's test: a nan one adds nothing)
+    z = aten.add.Tensor(aten.rsub.Scalar(aten.gather.default(x, 1, y), margin), x)
+    hinge = aten.where.self(aten.gt.Scalar(z, 0), z, aten.zeros_like.default(z))
     if p == 2:
         hinge = aten.mul.Tensor(hinge, hinge)
     if weight is not None:
