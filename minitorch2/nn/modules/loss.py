@@ -142,7 +142,9 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """margin - x (at least 0) where the target is -1, x where it is 1; a target that is neither adds both."""
     reduction = _reduction(reduction, size_average, reduce)
     zeros = aten.zeros_like.default(input)
-    below_margin = aten.clamp_min.default(aten.rsub.Scalar(input, margin), 0)
+    # (ATen's C++ `margin - self`: a tensor like self filled with the margin, then self subtracted, in self's dtype)
+    margin_minus_input = aten.sub_.Tensor(aten.fill_.Scalar(aten.empty_like.default(input), margin), input)
+    below_margin = aten.clamp_min_.default(margin_minus_input, 0)
     loss = aten.add.Tensor(aten.where.self(aten.ne.Scalar(target, 1), below_margin, zeros),
                            aten.where.self(aten.ne.Scalar(target, -1), input, zeros))
     return _reduce(loss, reduction)
