@@ -125,7 +125,8 @@ OUTSIDE_THE_LESSON = {
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",
         "minitorch2/_aten/pow_forms.py",
-        # layer norm's weight gradients with a half input and float32 weights, summed in ATen's half buffers
+        # layer norm's weight gradients with a half input and float32 weights, summed in ATen's half buffers; the
+        # norms' float32 moments overflowing where ATen's do (nan past a mean of sqrt(float32 max), rstd 0)
         "minitorch2/_aten/norm_mixed_half.py",
         # float16 to the last bit in compiled graphs: the decompositions torch computes in float32 and rounds once
         "minitorch2/_aten/half_opmath.py",

@@ -167,7 +167,8 @@ _COMPLEX_REFUSALS = {
     "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
     **{name: (RuntimeError, f"{name} is not supported for complex tensors.") for name in ("deg2rad", "rad2deg")},
     **{name: (NotImplementedError, "clamp is not supported for complex types")
-       for name in ("clamp", "clamp_min", "clamp_max", "relu")},
+       for name in ("clamp", "clamp_min", "clamp_max", "relu", "hardtanh")},
+    "threshold": _NOT_FOR_KIND,
     **{name: (NotImplementedError, f"{name} is not supported for complex inputs")
        for name in ("floor", "ceil", "trunc")},
     "max": (NotImplementedError, '"max_all" not implemented for \'{kind}\''),

@@ -3,8 +3,8 @@ cross entropy F.binary_cross_entropy_with_logits and nn.BCEWithLogitsLoss reach.
 
 Runtime layer, coverage surface: rows of table_nn_apart.py, beside the probability-space binary cross entropy of
 nn_bce.py. Both reduce their pointwise loss (summed in float64) as ATen's do. The logits loss is
-(1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1, computed in float64 with
-log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)).
+(1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1, each step rounded to
+its tensor's dtype as ATen's composite does, with log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)).
 """
 import numpy as np
 
@@ -87,15 +87,24 @@ def _bce_check(self, target, weight, pos_weight):
 
 
 def _bce_kernel(self, target, weight=None, pos_weight=None, reduction=_MEAN):
+    """ATen's composite, each step rounded to its tensor's dtype: a float16 (1 - target) * x overflows there."""
     dtype, _ = _bce_check(self, target, weight, pos_weight)
-    x, t = self._np.astype(np.float64), target._np.astype(np.float64)
+    x = self._np.astype(np.float64)
     log_sigmoid = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(self.dtype.np)  # ATen's, in self's dtype
     if pos_weight is not None:
-        log_sigmoid = log_sigmoid * ((pos_weight._np - 1) * t + 1)
-    loss = (1 - t) * x - log_sigmoid
+        log_weight = _in_place((pos_weight._np - 1) * target._np, 1, np.add)
+        log_sigmoid = _in_place(log_sigmoid, log_weight, np.multiply)
+    loss = _in_place(_in_place(1 - target._np, self._np, np.multiply), log_sigmoid, np.subtract)
     if weight is not None:
-        loss = loss * weight._np
+        loss = _in_place(loss, weight._np, np.multiply)
     return _reduce(loss, reduction, dtype, [target])
+
+
+def _in_place(a, b, op):
+    """`a.op_(b)`: computed in the two dtypes' common one, written back into a's."""
+    common = np.result_type(a, b)
+    with np.errstate(all="ignore"):
+        return op(a.astype(common), np.asarray(b, common)).astype(a.dtype)
 
 
 def _bce_meta(self, target, weight=None, pos_weight=None, reduction=_MEAN):

@@ -64,10 +64,14 @@ def _bce_shape(self, target, weight, name):
     return shape
 
 
-def _check_probabilities(x, name):
+def _check_probabilities(x, t):
+    """ATen's loop checks each element's input, then its target: the first element failing names which."""
     with np.errstate(invalid="ignore"):
-        if not np.all((x >= 0) & (x <= 1)):  # NaN fails both comparisons, as in ATen's check
-            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
+        bad_x, bad_t = (np.ravel(~((v >= 0) & (v <= 1))) for v in np.broadcast_arrays(x, t))  # (NaN fails both)
+    failing = np.flatnonzero(bad_x | bad_t)
+    if failing.size:
+        name = "input" if bad_x[failing[0]] else "target"
+        raise RuntimeError(f"all elements of {name} should be between 0 and 1")
 
 
 def _bce_kernel(self, target, weight=None, reduction=_MEAN):
@@ -76,8 +80,7 @@ def _bce_kernel(self, target, weight=None, reduction=_MEAN):
         raise RuntimeError(f"Found dtype {_dtype_title(target.dtype)} but expected {_dtype_title(self.dtype)}")
     dtype = compute_dtype(self.dtype)
     x, t = self._np.astype(dtype), target._np.astype(dtype)
-    _check_probabilities(x, "input")
-    _check_probabilities(t, "target")
+    _check_probabilities(x, t)
     with np.errstate(divide="ignore"):
         loss = (t - 1) * np.maximum(np.log1p(-x), dtype(-100)) - t * np.maximum(np.log(x), dtype(-100))
     if weight is not None:

@@ -19,6 +19,7 @@ from .._ops import ops
 from .derivatives_nn import needs_grad
 from .meta_util import fake_empty
 from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float
+from .norm_mixed_half import rstd_with_float32_overflows
 
 aten, prims = ops.aten, ops.prims
 
@@ -53,11 +54,12 @@ def _groups(t, n, c, hxw, group):
 # ---------------------------------------------------------------- forward
 def _forward_kernel(input, weight, bias, n, c, hxw, group, eps):
     _check(input, weight, bias, n, c, hxw, group)
-    require_float(input, "group_norm_cpu")
+    require_float(input, "GroupNormKernelImpl")
     x = _groups(input, n, c, hxw, group)
     with np.errstate(all="ignore"):
         mean = x.mean(axis=2)
-        rstd = 1.0 / np.sqrt(np.square(x - mean[..., None]).mean(axis=2) + eps)
+        var = np.square(x - mean[..., None]).mean(axis=2)
+        rstd = rstd_with_float32_overflows(var, x.shape[2], mean, input.dtype, eps)
         out = ((x - mean[..., None]) * rstd[..., None]).reshape(n, c, hxw)
     if weight is not None:
         out = out * weight._np.astype(np.float64).reshape(1, c, 1)

@@ -28,6 +28,10 @@ def _embedding_bag_check(weight, indices, offsets, per_sample_weights):
         if t.dtype not in INDEX_DTYPES:
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the following scalar types: "
                                f"Long, Int; but got {t.type()} instead (while checking arguments for embedding_bag)")
+    if not weight.dtype.is_floating_point:  # (c10 names an integer type by its legacy class, the others by their own)
+        got = weight.type() if weight.dtype.category == 1 else f"CPU{scalar_type_name(weight.dtype)}Type"
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
+                           f"BFloat16, Float, Double; but got {got} instead (while checking arguments for embedding_bag)")
     if per_sample_weights is not None and per_sample_weights.dtype is not weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
                            f"'per_sample_weights'; but type {weight.type()} does not equal "

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from .meta_util import fake_empty, wrap_dim
-from .norm_mixed_half import column_sums
+from .norm_mixed_half import column_sums, rstd_with_float32_overflows
 from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float, sizes
 
 
@@ -58,7 +58,8 @@ def _layer_norm_kernel(input, normalized_shape, weight, bias, eps):
     x = _rows(input, axis)
     with np.errstate(all="ignore"):
         mean = x.mean(axis=1, keepdims=True)
-        rstd = 1.0 / np.sqrt(np.square(x - mean).mean(axis=1, keepdims=True) + eps)
+        var = np.square(x - mean).mean(axis=1, keepdims=True)
+        rstd = rstd_with_float32_overflows(var, x.shape[1], mean, input.dtype, eps)
         out = (x - mean) * rstd
     if weight is not None:
         out = out * weight._np.reshape(1, -1)
@@ -83,8 +84,7 @@ native_layer_norm = (_layer_norm_kernel, _layer_norm_meta)
 def _layer_norm_backward_kernel(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
     axis = _layer_norm_check(input, normalized_shape, weight, bias)
     x, g = _rows(input, axis), _rows(grad_out, axis)
-    mean = mean._np.astype(np.float64).reshape(-1, 1)
-    rstd = rstd._np.astype(np.float64).reshape(-1, 1)
+    mean, rstd = (stat._np.astype(np.float64).reshape(-1, 1) for stat in (mean, rstd))
     x_hat = (x - mean) * rstd
     param_dtype = (weight if weight is not None else input).dtype.np
     grad_input = grad_weight = grad_bias = None
@@ -114,7 +114,7 @@ native_layer_norm_backward = (_layer_norm_backward_kernel, _layer_norm_backward_
 def _batch_norm_check(input, weight, bias=None, running_mean=None, running_var=None):
     """Channel count, and the dtype of the statistics."""
     channels = input.shape[wrap_dim(1, input.dim())]
-    require_float(input, "batch_norm_cpu")
+    require_float(input, "batch_norm")
     stat_dtype = input.dtype
     params = {"weight": weight, "bias": bias, "running_mean": running_mean, "running_var": running_var}
     for name, p in params.items():
@@ -154,7 +154,7 @@ def _batch_norm_np(input, weight, bias, running_mean, running_var, training, mom
             n = x.size // max(channels, 1)
             mean = x.mean(axis=axes)
             var = np.square(x - _channel_view(mean, x.ndim)).mean(axis=axes)
-            invstd = 1.0 / np.sqrt(var + eps)
+            invstd = rstd_with_float32_overflows(var, n, mean, input.dtype, eps, merges_moments=False)
             if running_mean is not None:
                 new_mean = momentum * mean + (1 - momentum) * running_mean._np
             if running_var is not None:

@@ -13,6 +13,7 @@ The backward op scatter-adds the gradient onto those source positions.
 """
 import numpy as np
 
+from .. import _dtype
 from .._ops import ops
 from .._tensor import channels_last
 from .meta_util import fake_empty
@@ -50,6 +51,8 @@ def _index(array, positions):
 
 def _pad(kind, nd):
     def kernel(self, padding):
+        if self.dtype is _dtype.bool_:  # (ATen's pad kernels compute every dtype but bool)
+            raise NotImplementedError(f"\"{kind}_pad{nd}d\" not implemented for 'Bool'")
         return _laid_out(self._np[_index(self._np, _per_dim(kind, self.shape, padding))], self, self.dtype)
 
     def meta(self, padding):

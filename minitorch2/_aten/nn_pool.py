@@ -37,7 +37,7 @@ class _Pool2d:
                               for i, k, p, s, d in zip(self.in_size, self.kernel, self.padding, self.stride, self.dilation))
         self._shape_check(input, planes)
         narrow_int = input.dtype.category == 1 and input.dtype.itemsize < 8  # avg_pool2d's kernel: floats and int64
-        if input.dtype is _dtype.bool_ or name == "avg_pool2d" and narrow_int:
+        if input.dtype is _dtype.bool_ or input.dtype.is_complex or name == "avg_pool2d" and narrow_int:
             raise NotImplementedError(f'"{name}" not implemented for \'{scalar_type_name(input.dtype)}\'')
 
     def _shape_check(self, input, planes):

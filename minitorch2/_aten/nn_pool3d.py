@@ -119,7 +119,7 @@ def _fake(shape, dtype):
 def _scan_max(planes, flat, valid):
     """ATen's max scan over each window: values and flat input indices, (P, out) each. The table `flat` is
     (out, K), the same for every plane, or (P, out, K), a plane's own (fractional pooling's)."""
-    lowest = -np.inf if planes.dtype.kind == "f" else np.iinfo(planes.dtype).min
+    lowest = np.iinfo(planes.dtype).min if planes.dtype.kind in "iu" else -np.inf  # (bfloat16's kind is "V")
     flat, valid = np.broadcast_to(flat, (len(planes),) + flat.shape[-2:]), np.broadcast_to(valid, flat.shape[-2:])
     picked = np.take_along_axis(planes, flat.reshape(len(planes), -1), 1).reshape(flat.shape)
     gathered = np.where(valid, picked, lowest)

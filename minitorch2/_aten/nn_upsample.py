@@ -64,9 +64,16 @@ def _fused_source(scale, dst):
     return np.array([float(v) for v in exact], dst.dtype)
 
 
+# (the kernel a float-only upsampling's dtype dispatch names refusing another dtype: the one computing its weights)
+_WEIGHTS_KERNEL = {"upsample_linear1d": "compute_indices_weights_linear", "upsample_trilinear3d":
+                   "compute_indices_weights_linear", "upsample_bilinear2d": "upsample_bilinear2d_channels_last",
+                   "upsample_bicubic2d": "compute_indices_weights_cubic", "_upsample_bilinear2d_aa":
+                   "compute_index_ranges_weights", "_upsample_bicubic2d_aa": "compute_index_ranges_weights"}
+
+
 def _check(self, output_size, nd, name, float_only=False):
     if float_only:
-        require_float(self, name)
+        require_float(self, _WEIGHTS_KERNEL.get(name, name))
     elif not (self.dtype.is_floating_point or self.dtype is _dtype.uint8):  # ATen's nearest: floats and bytes
         kernel = "compute_indices_weights_nearest" if nd == 1 else f"{name}_channels_last"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(self.dtype)}\'')

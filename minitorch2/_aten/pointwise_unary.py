@@ -97,15 +97,14 @@ def _float_kernel(fn, nargs=1, layout_order=None):
     that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
 
     def floating(dtype):  # ATen's kernel refuses other dtypes, and so must a traced graph (the meta)
-        if not (dtype.is_floating_point or dtype.is_complex and fn in (_sigmoid_backward, _tanh_backward)):
+        if not (dtype.is_floating_point or dtype.is_complex and fn in (_silu, _sigmoid_backward, _tanh_backward)):
             raise _not_implemented({"_gelu": "GeluKernelImpl"}.get(fn.__name__, f"{fn.__name__[1:]}_cpu"), dtype)
         return dtype
 
     def kernel(*args, **kwargs):
         dtype = floating(result_type(*args[:nargs]))
-        compute = _dtype.opmath(dtype)
         with np.errstate(all="ignore"):
-            return _ensure_array(fn(*(_np(t, compute) for t in args[:nargs]), *args[nargs:], **kwargs), dtype)
+            return _ensure_array(fn(*(_np(t, _dtype.opmath(dtype)) for t in args[:nargs]), *args[nargs:], **kwargs), dtype)
 
     def meta(*args, **kwargs):
         tensors = [t for t in args[:nargs] if isinstance(t, Tensor)]
@@ -120,7 +119,10 @@ def _gelu(x, approximate="none"):
     if approximate == "tanh":
         inner = _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1 + np.tanh(inner))
-    return x * 0.5 * (1 + _erf(x * np.asarray(1 / math.sqrt(2), x.dtype)))
+    # (ATen's vectorised float loop halves last, so x * (1 + erf) overflows past half of float32's range; a single
+    # element takes its scalar loop, which halves first)
+    erf_term = 1 + _erf(x * np.asarray(1 / math.sqrt(2), x.dtype))
+    return x * erf_term * 0.5 if x.dtype == np.float32 and x.size > 1 else x * 0.5 * erf_term
 
 
 def _gelu_backward(grad, x, approximate="none"):

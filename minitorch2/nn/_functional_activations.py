@@ -9,6 +9,7 @@ checks, warnings, error classes and messages are PyTorch's.
 """
 import warnings
 
+from .. import _dtype
 from .._aten.memory import _dtype_title
 from .._ops import ops
 from .._tensor import wrap_dim
@@ -28,6 +29,17 @@ def _floating(kernel, x):
     if not x.dtype.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype_title(x.dtype)}'")
     return x
+
+
+def _in_float32_for_half(composite):
+    """`composite` of a half (float16, bfloat16) input computed on a float32 copy and rounded once, as ATen's kernel
+    for the activation computes it (in its own steps a float16 x * 6 overflows where x * 6 / 6 would not)."""
+    def compute(x, *args):
+        if x.dtype not in _dtype.HALVES:
+            return composite(x, *args)
+        return aten._to_copy.default(composite(aten._to_copy.default(x, dtype=_dtype.float32), *args), dtype=x.dtype)
+
+    return compute
 
 
 # ---------------------------------------------------------------- activations
@@ -54,6 +66,7 @@ def hardswish(input, inplace=False):
     return _in_place(input, _hardswish) if inplace else _hardswish(input)
 
 
+@_in_float32_for_half
 def _hardswish(x):
     return aten.div.Scalar(aten.mul.Tensor(_floating("hardswish_cpu", x), aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6)), 6)
 
@@ -62,6 +75,7 @@ def hardsigmoid(input, inplace=False):
     return _in_place(input, _hardsigmoid) if inplace else _hardsigmoid(input)
 
 
+@_in_float32_for_half
 def _hardsigmoid(x):
     return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(_floating("hardsigmoid_cpu", x), 3), 0, 6), 6)
 
@@ -70,6 +84,7 @@ def mish(input, inplace=False):
     return _in_place(input, _mish) if inplace else _mish(input)
 
 
+@_in_float32_for_half
 def _mish(x):
     return aten.mul.Tensor(_floating("mish_cpu", x), aten.tanh.default(aten.softplus.default(x, 1, 20)))
 
@@ -90,13 +105,12 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def glu(input, dim=-1):
-    _floating("glu_cpu", input)
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     dim = wrap_dim(dim, input.dim())
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
-    first, second = aten.split.Tensor(input, input.shape[dim] // 2, dim)
+    first, second = aten.split.Tensor(_floating("glu_cpu", input), input.shape[dim] // 2, dim)
     return aten.mul.Tensor(first, aten.sigmoid.default(second))
 
 

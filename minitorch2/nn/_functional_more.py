@@ -286,6 +286,10 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
     if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
         out -= 1
+    # (ATen's max_pool1d_impl, for floating types only, serves an eager CPU tensor needing no grad; a fake one in a
+    # compile, subclass-like, goes through max_pool2d_with_indices, which computes integers)
+    if not (return_indices or input.requires_grad or _is_traced(input)):
+        require_float(input, "max_pool1d_impl")
     if out < 1 and not return_indices:  # (with indices, ATen's max_pool1d_with_indices leaves it to max_pool2d's)
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p],
@@ -364,12 +368,19 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise RuntimeError(f"Given input with spatial size ({x.shape[2]}, {x.shape[3]}), kernel_size={kernel}, "
                            f"dilation={dil}, padding={pads}, calculated shape of the array of sliding blocks as "
                            f"({blocks[0]}, {blocks[1]}), but its components must be at least one.")
+    _no_integers("im2col_out_cpu", input)
     x = aten.constant_pad_nd.default(x, [pads[1], pads[1], pads[0], pads[0]], 0.0)
     x = aten.unfold.default(aten.unfold.default(x, 2, extent[0], step[0]), 3, extent[1], step[1])
     x = aten.slice.Tensor(aten.slice.Tensor(x, 4, 0, None, dil[0]), 5, 0, None, dil[1])
     n, c = x.shape[:2]
     x = aten.permute.default(x, [0, 1, 4, 5, 2, 3]).reshape([n, c * kernel[0] * kernel[1], blocks[0] * blocks[1]])
     return aten.squeeze.dim(x, 0) if unbatched else x
+
+
+def _no_integers(kernel, input):
+    """im2col's and col2im's dtype dispatch: floating, complex and bool tensors."""
+    if input.dtype.category == 1:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -392,6 +403,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"stride={step}, expected size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
                            f"input.size(2)={x.shape[2]}.")
+    _no_integers("col2im_out_cpu", input)
     n, c = x.shape[0], x.shape[1] // per_channel
     cols = aten.permute.default(x.reshape([n, c, kernel[0], kernel[1], blocks[0], blocks[1]]), [0, 1, 4, 5, 2, 3])
     padded = [o + 2 * p for o, p in zip(size, pads)]

@@ -85,8 +85,12 @@ def pdist(input, p=2):
     """The p-norm distance between each pair of rows i < j, in row-major order of the pairs."""
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype in (minitorch2.float16, minitorch2.bfloat16):  # (ATen's kernel: float and double only)
+        raise NotImplementedError(f"\"pdist\" not implemented for '{_dtype_title(input.dtype)}'")
     rows, cols = minitorch2.triu_indices(input.size(0), input.size(0), 1)
     return minitorch2.linalg.vector_norm(input[rows] - input[cols], p, dim=1)
 

@@ -10,7 +10,8 @@ checks, error classes and messages.
 import math
 import warnings
 
-from .. import _dtype, _functions
+from .. import _functions
+from .._aten.memory import _dtype_title
 from .._aten.meta_util import broadcast_shapes
 from .._ops import ops
 from ..amp._policy import composite_in_float32
@@ -94,10 +95,7 @@ def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction,
     return aten.div.Scalar(loss, input.numel() // n_classes)
 
 
-def _scalar_type_name(dtype):
-    names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.int16: "Short", _dtype.int8: "Char",
-             _dtype.uint8: "Byte", _dtype.bool_: "Bool"}
-    return names.get(dtype, str(dtype))
+_scalar_type_name = _dtype_title  # (ATen's name of a dtype in messages: 'Long', 'ComplexFloat', ...)
 
 
 def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_smoothing, nll, class_dim):

@@ -27,8 +27,8 @@ Session 21's probes found (each failed before):
   the uncast functional result as self's new value: later reads of self (x * 3) and the returned tensor were
   float64 / int16. The functionalized graph casts it back with _to_copy, as torch's.
 
-Left: max_pool1d (no indices) of integers is refused by torch eager ("max_pool1d_impl") but computed by
-torch.compile (which traces max_pool2d_with_indices): minitorch2 computes in both.
+Since session 38 max_pool1d (no indices) of integers is refused in eager ("max_pool1d_impl") and computed by
+torch.compile (which traces max_pool2d_with_indices), as torch's (tests/nn/test_functional_dtypes_s38.py).
 """
 import warnings
 

@@ -44,12 +44,28 @@ def _reduce(loss, reduction):
     return aten.sum.default(loss) if reduction == "sum" else loss
 
 
+def _floating_kernel(kernel, input, target):
+    """The common dtype of a loss ATen computes in one kernel compiled for floating types only: its dispatch refuses
+    the others (the composite below would compute them); an output of input's dtype must hold the result."""
+    dtype = _dtype.result_type(input, target)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype_title(dtype)}'")
+    return dtype
+
+
+def _cast_into(dtype, output_dtype):
+    if not _dtype.can_cast(dtype, output_dtype):
+        raise RuntimeError(f"result type {_dtype_title(dtype)} can't be cast to the desired output type "
+                           f"{_dtype_title(output_dtype)}")
+
+
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """|d| - beta/2 where |d| >= beta, d*d / (2*beta) inside (beta = 0 is the L1 loss)."""
     input, target = _broadcast_with_warning(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _floating_kernel("smooth_l1_cpu", input, target)
     distance = aten.abs.default(aten.sub.Tensor(input, target))
     if beta == 0.0:
         return _reduce(distance, reduction)
@@ -64,6 +80,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     reduction = _reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    _cast_into(_floating_kernel("huber_cpu", input, target), input.dtype)
     distance = aten.abs.default(aten.sub.Tensor(input, target))
     quadratic = aten.mul.Scalar(aten.mul.Tensor(distance, distance), 0.5)
     loss = aten.where.self(aten.lt.Scalar(distance, delta), quadratic,
@@ -83,6 +100,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       stacklevel=2)
     if not all(t.is_floating_point() or t.is_complex() for t in (input, target)):
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    if input.is_complex() or target.is_complex():
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     batchmean = reduction == "batchmean" and size_average is None and reduce is None
     reduction = "sum" if batchmean else _reduction(reduction, size_average, reduce)
     # (ATen's operands in the order its build evaluates them, the right one first, as torch's graphs record them)
@@ -101,6 +120,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if tuple(target.shape) != tuple(input.shape) and broadcast_shapes(input.shape, target.shape) != input.shape:
         raise RuntimeError(f"output with shape {_sizes(input.shape)} doesn't match the broadcast shape "
                            f"{_sizes(broadcast_shapes(input.shape, target.shape))}")  # (ATen writes into input's size)
+    if input.dtype is not _dtype.bool_:  # (ATen's exp_ in place: a float result into an integer product)
+        _cast_into(_dtype.promote_types(_dtype.result_type(input, target), _dtype.get_default_dtype()),
+                   _dtype.result_type(input, target))
     return _reduce(aten.log1p.default(aten.exp.default(aten.mul.Tensor(aten.neg.default(input), target))), reduction)
 
 
@@ -109,7 +131,10 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
-    loss = aten.add.Scalar(aten.mul.Tensor(aten.neg.default(target), aten.sub.Tensor(input1, input2)), margin)
+    # (the difference first, as ATen's build evaluates `-target * (input1 - input2)`; its margin is a double, which
+    # promotes integer inputs to the default float dtype)
+    difference = aten.sub.Tensor(input1, input2)
+    loss = aten.add.Scalar(aten.mul.Tensor(aten.neg.default(target), difference), float(margin))
     return _reduce(aten.clamp_min.default(loss, 0), reduction)
 
 
@@ -117,7 +142,9 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """margin - x (at least 0) where the target is -1, x where it is 1; a target that is neither adds both."""
     reduction = _reduction(reduction, size_average, reduce)
     zeros = aten.zeros_like.default(input)
-    below_margin = aten.clamp_min.default(aten.rsub.Scalar(input, margin), 0)
+    # (ATen's C++ `margin - self`: a tensor like self filled with the margin, then self subtracted, in self's dtype)
+    margin_minus_input = aten.sub_.Tensor(aten.fill_.Scalar(aten.empty_like.default(input), margin), input)
+    below_margin = aten.clamp_min_.default(margin_minus_input, 0)
     loss = aten.add.Tensor(aten.where.self(aten.ne.Scalar(target, 1), below_margin, zeros),
                            aten.where.self(aten.ne.Scalar(target, -1), input, zeros))
     return _reduce(loss, reduction)
@@ -210,9 +237,13 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     x = input.reshape([-1, input.shape[-1]]) if input.dim() else input.reshape([1, 1])
     _check_multi_margin(input, target, weight, x.shape[0], x.shape[1])
+    if input.dtype not in (_dtype.float32, _dtype.float64):  # (ATen's kernel: float and double only)
+        raise NotImplementedError(f"\"multi_margin_loss_cpu_kernel\" not implemented for '{_dtype_title(input.dtype)}'")
     classes = x.shape[1]
     y = aten.view.default(target, [-1, 1])
-    hinge = aten.clamp_min.default(aten.add.Tensor(aten.rsub.Scalar(aten.gather.default(x, 1, y), margin), x), 0)
+    # (a class adds its margin where it is > 0, as ATen's kernel's test: a nan one adds nothing)
+    z = aten.add.Tensor(aten.rsub.Scalar(aten.gather.default(x, 1, y), margin), x)
+    hinge = aten.where.self(aten.gt.Scalar(z, 0), z, aten.zeros_like.default(z))
     if p == 2:
         hinge = aten.mul.Tensor(hinge, hinge)
     if weight is not None:
