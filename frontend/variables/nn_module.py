@@ -1,8 +1,8 @@
 """NNModuleVariable: an nn.Module the frame touches, opened up rather than called.
 
 Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is no graph node: the translator inlines
-`type(module).forward`, and `self.weight` reads the parameter as a graph input named after where it lives
-(`L_self_modules_fc_parameters_weight_`). ModuleList and Sequential iterate at translation time (loops unroll).
+`type(module).forward`, `self.weight` is a graph input (`L_self_modules_fc_parameters_weight_`), the module is guarded
+by its type (a class's instances share a graph: guarded_module), and loops over ModuleList and Sequential unroll.
 """
 import minitorch2
 
