@@ -90,12 +90,12 @@ class TorchVariable(ValueVariable):
     def reconstruct(self, cg):
         cg.append("LOAD_CONST", self.value)
 
+    output_plan = ConstantVariable.output_plan  # (returned from the frame: the module or function itself)
+
 
 def is_torch_object(value):
-    if isinstance(value, OP_NAMESPACES):
-        return True
-    if isinstance(value, types.ModuleType):
-        return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
+    if isinstance(value, (types.ModuleType, *OP_NAMESPACES)):  # (an op namespace, or one of minitorch2's modules)
+        return isinstance(value, OP_NAMESPACES) or f"{value.__name__}.".startswith("minitorch2.")
     if isinstance(value, type) or not callable(value) or isinstance(value, types.MethodType) and not isinstance(
             value.__self__, (types.ModuleType, type, minitorch2.Tensor)):
         return False  # (a method of a library object, q.rsample: its self holds tensors the graph must see)
