@@ -1,0 +1,67 @@
+"""The ATen ops torch's AOT graphs record for nn.functional's activations, shrinks, distances and margin losses
+(session 38): one op with its own backward op where torch keeps one (hardsigmoid, mish, prelu's _prelu_kernel),
+torch's composites op for op where ATen's C++ or torch's refs spell them out (softshrink, cosine_similarity, the
+margin losses). Both libraries trace the same program; the forward and backward graphs' op names, the values and
+the gradients must be equal."""
+import numpy as np
+import pytest
+import torch
+from functorch.compile import aot_function as torch_aot_function
+from functorch.compile import make_boxed_func as torch_boxed
+
+import minitorch2
+from autograd import aot_function, make_boxed_func
+
+_RNG = np.random.default_rng(0)
+X = _RNG.standard_normal((2, 4)).astype(np.float32)
+Y = _RNG.standard_normal((2, 4)).astype(np.float32)
+Z = _RNG.standard_normal((2, 4)).astype(np.float32)
+SIGNS = np.sign(_RNG.standard_normal((2, 4))).astype(np.float32)
+PAIR_TARGET = np.array([1.0, -1.0], dtype=np.float32)
+IMAGE = _RNG.standard_normal((1, 2, 4, 4)).astype(np.float32)
+COLUMNS = _RNG.standard_normal((1, 8, 9)).astype(np.float32)
+SLOPES = _RNG.standard_normal(4).astype(np.float32)
+SLOPE = _RNG.standard_normal(1).astype(np.float32)
+
+# name: (program over (F, *tensors), its inputs, which of them require grad)
+CASES = {
+    "hardsigmoid": (lambda F, x: F.hardsigmoid(x), (X,), (0,)),
+    "mish": (lambda F, x: F.mish(x), (X,), (0,)),
+    "prelu per channel": (lambda F, x, w: F.prelu(x, w), (X, SLOPES), (0, 1)),
+    "prelu one slope": (lambda F, x, w: F.prelu(x, w), (X, SLOPE), (0, 1)),
+    "softshrink": (lambda F, x: F.softshrink(x, 0.5), (X,), (0,)),
+    "hardshrink": (lambda F, x: F.hardshrink(x, 0.5), (X,), (0,)),
+    "cosine_similarity": (lambda F, x, y: F.cosine_similarity(x, y), (X, Y), (0,)),
+    "pairwise_distance": (lambda F, x, y: F.pairwise_distance(x, y), (X, Y), (0,)),
+    "triplet_margin_loss": (lambda F, x, y, z: F.triplet_margin_loss(x, y, z), (X, Y, Z), (0,)),
+    "hinge_embedding_loss": (lambda F, x, t: F.hinge_embedding_loss(x, t), (X, SIGNS), (0,)),
+    "cosine_embedding_loss": (lambda F, x, y, t: F.cosine_embedding_loss(x, y, t), (X, Y, PAIR_TARGET), (0,)),
+    "margin_ranking_loss": (lambda F, x, y, t: F.margin_ranking_loss(x, y, t), (X, Y, SIGNS), (0,)),
+    "unfold": (lambda F, x: F.unfold(x, 2), (IMAGE,), (0,)),
+    "fold": (lambda F, x: F.fold(x, (4, 4), 2), (COLUMNS,), (0,)),
+}
+
+
+def _run(lib, aot, boxed, case):
+    program, arrays, differentiable = case
+    graphs = []
+
+    def capture(gm, inputs):
+        graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+        return boxed(gm.forward)
+
+    tensors = [lib.tensor(a, requires_grad=i in differentiable) for i, a in enumerate(arrays)]
+    out = aot(lambda *ts: program(lib.nn.functional, *ts), capture, capture)(*tensors)
+    (out if out.dim() == 0 else out.sum()).backward()
+    grads = [tensors[i].grad.numpy() for i in differentiable]
+    return graphs, out.detach().numpy(), grads
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=CASES)
+def test_aot_graphs_values_and_gradients_match_torch(case):
+    ours_graphs, ours_out, ours_grads = _run(minitorch2, aot_function, make_boxed_func, case)
+    torch_graphs, torch_out, torch_grads = _run(torch, torch_aot_function, torch_boxed, case)
+    np.testing.assert_allclose(ours_out, torch_out, rtol=1e-5, atol=1e-6)
+    for ours, theirs in zip(ours_grads, torch_grads):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert ours_graphs == torch_graphs
