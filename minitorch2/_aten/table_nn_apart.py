@@ -9,11 +9,13 @@ Derivative formulas and decompositions are in nn_apart_formulas.py (upsampling's
 decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
+from . import nn_activation_ops as act
 from . import nn_apart_formulas as f
 from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
 from .derivatives_nn import not_implemented, softmax
-from .table_row import CORE, op
+from .table_row import CORE, POINTWISE, op
 
+NOT_IMPLEMENTED = "torch::autograd::NotImplemented"  # (the grad_fn of an op derivatives.yaml has no formula for)
 _FILTER_2D = "SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None"
 
 
@@ -53,6 +55,18 @@ ROWS = [
     op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
        "int reduction=1) -> Tensor", (), nn_apart_ops.binary_cross_entropy_with_logits,
        f.binary_cross_entropy_with_logits, decomposition=f.binary_cross_entropy_with_logits_decomposition),
+    # hardsigmoid, mish and prelu's kernel, each with its backward op (nn_activation_ops.py)
+    op("hardsigmoid(Tensor self) -> Tensor", POINTWISE, act.hardsigmoid, act.hardsigmoid_formula,
+       decomposition=act.hardsigmoid_decomposition),
+    op("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.hardsigmoid_backward,
+       act.hardsigmoid_backward_formula, decomposition=act.hardsigmoid_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
+    op("mish(Tensor self) -> Tensor", POINTWISE, act.mish, act.mish_formula, decomposition=act.mish_decomposition),
+    op("mish_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.mish_backward,
+       act.mish_backward_formula, decomposition=act.mish_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
+    op("_prelu_kernel(Tensor self, Tensor weight) -> Tensor", (), act.prelu_kernel, act.prelu_formula,
+       decomposition=act.prelu_decomposition),
+    op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)", (),
+       act.prelu_backward_kernel, act.prelu_backward_formula, decomposition=act.prelu_backward_decomposition),
     # log_sigmoid and binary_cross_entropy (nn_bce.py)
     op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
        f.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),

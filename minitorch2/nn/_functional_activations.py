@@ -43,11 +43,9 @@ def prelu(input, weight):
         if channels != weight.numel():
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-        weight = aten.view.default(weight, [-1] + [1] * (input.dim() - 2))
-    elif input.dim() == 0:
-        weight = aten.view.default(weight, [])
-    negative = aten.mul.Tensor(weight, input)
-    return aten.where.self(aten.gt.Scalar(input, 0), input, negative)
+    if input.dim() != weight.dim():  # (ATen's: the weight viewed to broadcast over the channels, dim 1)
+        weight = aten.view.default(weight, [weight.numel() if i == 1 else 1 for i in range(input.dim())])
+    return aten._prelu_kernel.default(input, weight)
 
 
 def hardswish(input, inplace=False):
@@ -63,7 +61,7 @@ def hardsigmoid(input, inplace=False):
 
 
 def _hardsigmoid(x):
-    return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(_floating("hardsigmoid_cpu", x), 3), 0, 6), 6)
+    return aten.hardsigmoid.default(x)
 
 
 def mish(input, inplace=False):
@@ -71,7 +69,7 @@ def mish(input, inplace=False):
 
 
 def _mish(x):
-    return aten.mul.Tensor(_floating("mish_cpu", x), aten.tanh.default(aten.softplus.default(x, 1, 20)))
+    return aten.mish.default(x)
 
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946

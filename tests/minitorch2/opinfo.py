@@ -544,6 +544,18 @@ def grad_and_input(extra=(), low=-3.0, high=3.0, kwargs_list=({},)):
     return gen
 
 
+def prelu_samples(backward):
+    """(x, weight) as F.prelu hands them to _prelu_kernel (the weight viewed over dim 1), a grad first for the
+    backward op."""
+    def gen(m):
+        for shape, weight_shape, layout in [((3, 4), (1, 4), "contig"), ((2, 3, 4), (1, 3, 1), "T"), ((), (), "contig"),
+                                            ((2, 5), (1, 1), "step"), ((0, 2), (1, 2), "contig")]:
+            inputs = (m.t(shape, layout), m.t(weight_shape, "contig"))
+            yield Sample((m.t(shape, "contig"), *inputs) if backward else inputs, {})
+
+    return gen
+
+
 def activation_samples(*extras, kwargs_list=({},)):
     def gen(m):
         for i, (shape, layout) in enumerate(LAYOUT_SHAPES):
@@ -2006,6 +2018,13 @@ OP_DB = [
     OpInfo("softplus_backward.default", grad_and_input(extra=(2, 3)), dtypes=FLOAT,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
     OpInfo("softplus.default", activation_samples((), (2, 3), (0.5, 1)), dtypes=FLOAT),
+    OpInfo("hardsigmoid.default", activation_samples(), dtypes=FLOAT),
+    OpInfo("hardsigmoid_backward.default", grad_and_input(low=-5.0, high=5.0), dtypes=FLOAT, grad=False,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
+    OpInfo("mish.default", activation_samples(), dtypes=FLOAT),
+    OpInfo("mish_backward.default", grad_and_input(), dtypes=FLOAT, grad=False),  # (no derivative in torch either)
+    OpInfo("_prelu_kernel.default", prelu_samples(backward=False), dtypes=FLOAT),
+    OpInfo("_prelu_kernel_backward.default", prelu_samples(backward=True), dtypes=FLOAT),
     OpInfo("where.self", where_samples),
     OpInfo("clamp.default", clamp_samples, dtypes=NUMERIC),
     OpInfo("clamp.Tensor", clamp_tensor_samples, dtypes=NUMERIC),

@@ -51,6 +51,13 @@ CASES = {
     "tril.default": lambda: ((_t(2, 3, 5), -1), {}),
     "triu.default": lambda: ((_t(5, 3), 1), {}),
     "softplus_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 8, 1, 3), {}),
+    "hardsigmoid.default": lambda: ((_t(3, 4) * 4,), {}),  # (some beyond -3 and 3)
+    # (float32: ATen's kernel scales by a float 1/6 in every dtype, torch's decomposition by a double one)
+    "hardsigmoid_backward.default": lambda: ((_t(3, 4).float(), _t(3, 4).float() * 4), {}),
+    "mish.default": lambda: ((_t(3, 4) * 4,), {}),
+    "mish_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 4), {}),
+    "_prelu_kernel.default": lambda: ((_t(2, 3, 4), _t(1, 3, 1)), {}),
+    "_prelu_kernel_backward.default": lambda: ((_t(2, 3, 4), _t(2, 3, 4), _t(1, 3, 1)), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
     "native_layer_norm.default": lambda: ((_t(2, 3, 4), [4], _t(4), _t(4), 1e-5), {}),
     "t.default": lambda: ((_t(3, 4),), {}),
