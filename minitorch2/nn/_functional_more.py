@@ -436,10 +436,10 @@ def _check_bilinear(input1, input2, weight, bias):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The p-norm of x1 - x2 + eps over the last dim of the broadcast."""
+    """The p-norm of x1 - x2 + eps over the last dim of the broadcast (ATen's composite: norm over that dim)."""
     dim = max(x1.dim(), x2.dim()) - 1
     diff = aten.add.Scalar(aten.sub.Tensor(x1, x2), eps)
-    return aten.linalg_vector_norm.default(diff, p, [dim] if dim >= 0 else None, keepdim)
+    return aten.norm.ScalarOpt_dim(diff, p, [dim], keepdim)
 
 
 # ---------------------------------------------------------------- similarity, one-hot classes, upsampling

@@ -692,6 +692,15 @@ def norm_scalar_samples(m):
     yield S(m.t(()), 2)
 
 
+def norm_dims_samples(m):
+    """Tensor.norm(p, dim) (aten.norm.ScalarOpt_dim, which pairwise_distance's composite calls)."""
+    yield S(m.t((3, 4)), 2, [1])
+    yield S(m.t((2, 3, 4), "T"), None, [0, 2], True)
+    yield S(m.t((3, 4), "step"), 1, [-1])
+    yield S(m.t((2, 3), "expand"), 3, [0], False)
+    yield S(m.t(()), 2, [-1])
+
+
 def reduction_full_samples(allow_empty=True, dtype_kw=False):
     def gen(m):
         yield S(m.t((3, 4)))
@@ -2083,6 +2092,7 @@ OP_DB = [
     OpInfo("mean.dim", reduction_dim_samples(dtype_kw=True)),
     OpInfo("prod.default", prod_samples),
     OpInfo("norm.Scalar", norm_scalar_samples, dtypes=FLOAT),
+    OpInfo("norm.ScalarOpt_dim", norm_dims_samples, dtypes=FLOAT),
     OpInfo("prod.dim_int", prod_dim_samples),
     OpInfo("amax.default", amax_samples),
     OpInfo("amin.default", amax_samples),
