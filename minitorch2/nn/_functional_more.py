@@ -454,8 +454,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     # (linalg_vector_norm: its gradient at a zero vector is 0, where sqrt(sum(x*x))'s is nan)
     norms = [aten.clone.default(aten.linalg_vector_norm.default(x, 2, [dim], True)) for x in (x1, x2)]
     with _grad_mode.no_grad():
+        eps = aten.scalar_tensor.default(eps, dtype=dtype)
         for norm in norms:
-            aten.clamp_min_.default(norm, eps)
+            aten.clamp_min_.Tensor(norm, eps)
     x2_unit = aten.div.Tensor(x2, norms[1])  # (first: the C++ compiler evaluates the call's arguments right to left)
     return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), x2_unit), [dim])
 

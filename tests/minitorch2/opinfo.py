@@ -498,6 +498,13 @@ def clamp_tensor_samples(m):
     yield S(m.t((2, 3)), m.t((2, 3), dtype=p0, low=-1, high=0), None)
 
 
+def clamp_min_tensor_samples(m):
+    yield S(m.t((3, 4)), m.t((3, 4), low=-1, high=1))
+    yield S(m.t((3, 4), "T"), m.t((4,), low=-1, high=1))
+    yield S(m.t((2, 3, 4), "step"), m.t((), low=-1, high=1))
+    yield S(m.t(()), m.t((), low=-1, high=1))
+
+
 def clamp_bound_samples(bound):
     def gen(m):
         values = (-1.5, 0.25, 2) if m.is_float else ((-1, 1, 2.5) if not m.is_bool else (False, True, 0.5))
@@ -2060,6 +2067,8 @@ OP_DB = [
     OpInfo("sqrt_.default", inplace_unary(0.1, 3), dtypes=FLOAT),
     OpInfo("clamp_.default", inplace_with(clamp_samples), dtypes=NUMERIC),
     OpInfo("clamp_min_.default", inplace_with(clamp_bound_samples("min")), dtypes=NUMERIC),
+    OpInfo("clamp_min.Tensor", clamp_min_tensor_samples, dtypes=NUMERIC),
+    OpInfo("clamp_min_.Tensor", inplace_with(clamp_min_tensor_samples), dtypes=NUMERIC),
     OpInfo("leaky_relu_.default", inplace_with(activation_samples((), (0.2,), (-0.5,))), dtypes=FLOAT),
     OpInfo("elu_.default", inplace_with(activation_samples((), (0.5,), (1.2, 2.0, 0.5))), dtypes=FLOAT),
     OpInfo("hardtanh_.default", inplace_with(activation_samples((), (-0.5, 0.75), (0, 2))), dtypes=NUMERIC),
