@@ -11,6 +11,7 @@ decompositions_upsample.py).
 from . import decompositions_upsample as decup
 from . import nn_activation_ops as act
 from . import nn_apart_formulas as f
+from . import nn_im2col
 from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
 from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, POINTWISE, op
@@ -67,6 +68,13 @@ ROWS = [
        decomposition=act.prelu_decomposition),
     op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)", (),
        act.prelu_backward_kernel, act.prelu_backward_formula, decomposition=act.prelu_backward_decomposition),
+    # F.unfold's and F.fold's ops, each the other's derivative (nn_im2col.py)
+    op("im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", (),
+       nn_im2col.im2col, nn_im2col.im2col_formula, decomposition=nn_im2col.im2col_decomposition,
+       grad_fn="Im2ColBackward0"),
+    op("col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, "
+       "int[2] stride) -> Tensor", CORE, nn_im2col.col2im, nn_im2col.col2im_formula,
+       decomposition=nn_im2col.col2im_decomposition, grad_fn="Col2ImBackward0"),
     # log_sigmoid and binary_cross_entropy (nn_bce.py)
     op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
        f.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),

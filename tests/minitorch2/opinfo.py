@@ -563,6 +563,20 @@ def prelu_samples(backward):
     return gen
 
 
+def im2col_samples(m):
+    """(input, kernel, dilation, padding, stride) as F.unfold passes them, batched and not."""
+    yield S(m.t((2, 3, 5, 4)), [2, 2], [1, 1], [0, 0], [1, 1])
+    yield S(m.t((2, 3, 9, 8), "T"), [3, 3], [2, 2], [1, 1], [2, 2])
+    yield S(m.t((3, 5, 7)), [2, 3], [1, 1], [1, 0], [1, 2])
+
+
+def col2im_samples(m):
+    """(columns, output size, kernel, dilation, padding, stride) as F.fold passes them, batched and not."""
+    yield S(m.t((2, 12, 12)), [5, 4], [2, 2], [1, 1], [0, 0], [1, 1])
+    yield S(m.t((2, 27, 12), "step"), [9, 8], [3, 3], [2, 2], [1, 1], [2, 2])
+    yield S(m.t((6, 18)), [5, 7], [2, 3], [1, 1], [1, 0], [1, 2])
+
+
 def activation_samples(*extras, kwargs_list=({},)):
     def gen(m):
         for i, (shape, layout) in enumerate(LAYOUT_SHAPES):
@@ -2034,6 +2048,10 @@ OP_DB = [
     OpInfo("softplus_backward.default", grad_and_input(extra=(2, 3)), dtypes=FLOAT,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
     OpInfo("softplus.default", activation_samples((), (2, 3), (0.5, 1)), dtypes=FLOAT),
+    OpInfo("im2col.default", im2col_samples, dtypes=FLOAT),
+    OpInfo("col2im.default", col2im_samples, dtypes=FLOAT,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(an unbatched (1, 5, 7) result's size-1 dim: stride 49 in torch's "
+                      "meta, 35 on the CPU)", FLOAT)]),
     OpInfo("hardsigmoid.default", activation_samples(), dtypes=FLOAT),
     OpInfo("hardsigmoid_backward.default", grad_and_input(low=-5.0, high=5.0), dtypes=FLOAT, grad=False,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
