@@ -1,19 +1,21 @@
-"""hardsigmoid, mish and prelu kept whole, as ATen's ops: hardsigmoid / hardsigmoid_backward, mish / mish_backward,
-_prelu_kernel / _prelu_kernel_backward, with their kernels, metas, derivative formulas and decompositions.
+"""hardsigmoid, mish, prelu and rrelu kept whole, as ATen's ops: hardsigmoid / hardsigmoid_backward, mish /
+mish_backward, _prelu_kernel / _prelu_kernel_backward, rrelu_with_noise_functional / rrelu_with_noise_backward, with
+their kernels, metas, derivative formulas and decompositions.
 
 Runtime layer, coverage surface: rows of the op table (table_nn_apart.py) that no stage of the pipeline needs.
-They exist so that a traced graph records what torch's records: F.hardsigmoid, F.mish and F.prelu each reach one
+They exist so that a traced graph records what torch's records: F.hardsigmoid, F.mish, F.prelu and F.rrelu each reach one
 ATen op whose derivative is one backward op, and only a backend that decomposes (the inductor's table) sees the
 pointwise math, spelled as torch's decompositions spell it. Kernels compute half inputs in float32 (ATen's opmath).
 """
 import numpy as np
 
+from .. import _random
 from .._ops import ops
 from ..autograd.grad_mode import is_grad_enabled
 from .derivatives_util import sum_to
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides
 from .more_ops2 import no_derivative_formula
-from .nn_ops import compute_dtype
+from .nn_ops import compute_dtype, require_float
 from .pointwise_unary import _float_kernel
 
 aten = ops.aten
@@ -156,3 +158,66 @@ def prelu_backward_decomposition(grad_output, self, weight):
     zero = aten.scalar_tensor.default(0.0, dtype=self.dtype)
     input_grad = aten.where.self(positive, grad_output, aten.mul.Tensor(weight, grad_output))
     return input_grad, aten.where.self(positive, zero, aten.mul.Tensor(self, grad_output))
+
+
+# ---------------------------------------------------------------- rrelu
+def _rrelu_slopes(self, lower, upper, generator):
+    """The slopes in training: uniform(lower, upper) for each element <= 0, one double per such element in memory
+    order from the generator, as ATen's CPU kernel draws them (bounds rounded to the input's dtype first); 1
+    elsewhere."""
+    values = np.ascontiguousarray(self._np).reshape(-1)
+    kind = np.float32 if values.dtype != np.float64 else np.float64
+    low, high = float(kind(lower)), float(kind(upper))
+    negative = values <= 0
+    noise = np.ones(values.shape, kind)
+    draws = (generator or _random.default_generator)._uniform_f64(int(negative.sum()))
+    noise[negative] = (draws * (high - low) + low).astype(kind)
+    return noise.astype(values.dtype).reshape(self.shape)
+
+
+def _rrelu_kernel(self, noise, lower=0.125, upper=1 / 3, training=False, generator=None):
+    """(output, noise_out): in training self times freshly drawn slopes (which become the noise); otherwise
+    leaky_relu with the slopes' mean, the noise passed through."""
+    require_float(self, "rrelu_with_noise_out_cpu")
+    if training:
+        slopes = _rrelu_slopes(self, lower, upper, generator)
+        return np.ascontiguousarray(self._np * slopes), slopes
+    x = self._np
+    slope = x.dtype.type((lower + upper) / 2)
+    return np.ascontiguousarray(np.where(x > 0, x, x * slope)), np.array(noise._np)
+
+
+def _rrelu_meta(self, noise, lower=0.125, upper=1 / 3, training=False, generator=None):
+    require_float(self, "rrelu_with_noise_out_cpu")
+    return fake_empty(self.shape, self.dtype), fake_empty(noise.shape, noise.dtype, noise.stride())
+
+
+rrelu_with_noise_functional = (_rrelu_kernel, _rrelu_meta)
+
+
+def _rrelu_backward(grad, x, noise, lower, upper, training, self_is_result):
+    if training and upper - lower > 1e-6:
+        return grad * noise
+    return np.where(x > 0, grad, grad * x.dtype.type((lower + upper) / 2))
+
+
+rrelu_with_noise_backward = _float_kernel(_rrelu_backward, nargs=3)
+
+
+def rrelu_formula(grads, self, lower, upper, training, result1, generator=None):
+    """The first output's gradient, by the slopes the forward used (its second output)."""
+    grad = grads[0]
+    if grad is None:
+        return None, None
+    return aten.rrelu_with_noise_backward.default(grad, self, result1, lower, upper, training, False), None
+
+
+def rrelu_backward_formula(grad, self, noise, lower, upper, training, self_is_result):
+    return aten.rrelu_with_noise_backward.default(grad, self, noise, lower, upper, training, False), None, None
+
+
+def rrelu_backward_decomposition(grad_output, self, noise, lower, upper, training, self_is_result):
+    """torch's: the gradient times the slopes in training, leaky_relu's backward with their mean otherwise."""
+    if training:
+        return aten.mul.Tensor(grad_output, noise)
+    return aten.leaky_relu_backward.default(grad_output, self, (lower + upper) / 2, self_is_result)

@@ -68,6 +68,14 @@ ROWS = [
        decomposition=act.prelu_decomposition),
     op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)", (),
        act.prelu_backward_kernel, act.prelu_backward_formula, decomposition=act.prelu_backward_decomposition),
+    # (rrelu's noise in: torch's functional form of rrelu_with_noise, which writes the slopes it draws into it)
+    op("rrelu_with_noise_functional(Tensor self, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, "
+       "bool training=False, Generator? generator=None) -> (Tensor, Tensor noise_out)", ("nondeterministic_seeded",),
+       act.rrelu_with_noise_functional, act.rrelu_formula, grad_fn="RreluWithNoiseBackward0",
+       output_differentiability=(True, False)),
+    op("rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, "
+       "bool training, bool self_is_result) -> Tensor", (), act.rrelu_with_noise_backward,
+       act.rrelu_backward_formula, decomposition=act.rrelu_backward_decomposition),
     # F.unfold's and F.fold's ops, each the other's derivative (nn_im2col.py)
     op("im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", (),
        nn_im2col.im2col, nn_im2col.im2col_formula, decomposition=nn_im2col.im2col_decomposition,

@@ -38,6 +38,7 @@ CASES = {
     "cosine_embedding_loss": (lambda F, x, y, t: F.cosine_embedding_loss(x, y, t), (X, Y, PAIR_TARGET), (0,)),
     "margin_ranking_loss": (lambda F, x, y, t: F.margin_ranking_loss(x, y, t), (X, Y, SIGNS), (0,)),
     "unfold": (lambda F, x: F.unfold(x, 2), (IMAGE,), (0,)),
+    "unfold dilated, padded, strided": (lambda F, x: F.unfold(x, 3, dilation=2, padding=1, stride=2), (IMAGE,), (0,)),
     "fold": (lambda F, x: F.fold(x, (4, 4), 2), (COLUMNS,), (0,)),
 }
 
@@ -51,6 +52,7 @@ def _run(lib, aot, boxed, case):
         return boxed(gm.forward)
 
     tensors = [lib.tensor(a, requires_grad=i in differentiable) for i, a in enumerate(arrays)]
+    lib.manual_seed(0)  # (rrelu in training draws its slopes: the same seed, the same draws)
     out = aot(lambda *ts: program(lib.nn.functional, *ts), capture, capture)(*tensors)
     (out if out.dim() == 0 else out.sum()).backward()
     grads = [tensors[i].grad.numpy() for i in differentiable]
@@ -65,3 +67,34 @@ def test_aot_graphs_values_and_gradients_match_torch(case):
     for ours, theirs in zip(ours_grads, torch_grads):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
     assert ours_graphs == torch_graphs
+
+
+RRELU = {
+    "rrelu in training": (lambda F, x: F.rrelu(x, training=True), (X,), (0,)),
+    "rrelu in eval": (lambda F, x: F.rrelu(x), (X,), (0,)),
+}
+
+
+def _compare_rrelu(case):
+    ours_graphs, ours_out, ours_grads = _run(minitorch2, aot_function, make_boxed_func, case)
+    torch_graphs, torch_out, torch_grads = _run(torch, torch_aot_function, torch_boxed, case)
+    np.testing.assert_allclose(ours_out, torch_out, rtol=1e-6)
+    np.testing.assert_allclose(ours_grads[0], torch_grads[0], rtol=1e-6)
+    return ours_graphs, torch_graphs
+
+
+@pytest.mark.parametrize("case", RRELU.values(), ids=RRELU)
+def test_rrelu_records_rrelu_with_noise_and_its_backward_op(case):
+    ours, theirs = _compare_rrelu(case)
+    assert ours[0] == theirs[0]
+    assert [op for op in ours[1] if "rrelu" in op] == ["aten.rrelu_with_noise_backward.default"]
+
+
+@pytest.mark.xfail(strict=True, reason="torch's default partitioner also copies the forward's empty_like and "
+                   "rrelu_with_noise_functional into the backward graph (every node whose inputs it has), where "
+                   "dead-code elimination keeps the random op as impure; minitorch2's partitioner copies only what "
+                   "the backward's outputs need")
+@pytest.mark.parametrize("case", RRELU.values(), ids=RRELU)
+def test_rrelu_backward_graph_holds_torchs_dead_copy_of_the_forward(case):
+    ours, theirs = _compare_rrelu(case)
+    assert ours[1] == theirs[1]

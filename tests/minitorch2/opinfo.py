@@ -48,6 +48,9 @@ COVERED_ELSEWHERE = {
     "_log_softmax_backward_data.*": "nn ops", "nll_loss*": "nn ops", "native_layer_norm*": "nn ops",
     "convolution*": "nn ops", "*batch_norm*": "nn ops", "*pool2d*": "nn ops", "embedding*": "nn ops",
     "native_dropout*": "nn ops", "mse_loss*": "nn ops",
+    # tests/autograd/test_functional_op_choices_s38.py: F.rrelu's op and its backward, seeded, values, gradients and
+    # traced ops against torch's
+    "rrelu_with_noise*": "rrelu",
     # tests/nn/test_attention_backend_choice.py: the fused CPU attention, its backward and _safe_softmax, values,
     # gradients, layouts and traced ops against torch's, through F.scaled_dot_product_attention and directly
     "_scaled_dot_product_flash_attention_for_cpu*": "attention", "_safe_softmax.*": "attention",

@@ -58,6 +58,7 @@ CASES = {
     "mish_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 4), {}),
     "_prelu_kernel.default": lambda: ((_t(2, 3, 4), _t(1, 3, 1)), {}),
     "im2col.default": lambda: ((_t(2, 3, 9, 8), [3, 3], [2, 2], [1, 1], [2, 2]), {}),
+    "rrelu_with_noise_backward.default": lambda: ((_t(3, 4), _t(3, 4), _t(3, 4), 0.1, 0.3, True, False), {}),
     "col2im.default": lambda: ((_t(27, 12), [9, 8], [3, 3], [2, 2], [1, 1], [2, 2]), {}),
     "_prelu_kernel_backward.default": lambda: ((_t(2, 3, 4), _t(2, 3, 4), _t(1, 3, 1)), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
