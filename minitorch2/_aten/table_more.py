@@ -77,7 +77,7 @@ def _more_in_place_rows(op, inplace):
         op("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", POINTWISE, pw.clamp, f.clamp_min_tensor,
            grad_fn="ClampMinBackward1", decomposition=f.clamp_min_tensor_decomposition),
         inplace("clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", pw.clamp, f.clamp_min_tensor,
-                "ClampMinBackward1", POINTWISE),
+                "ClampMinBackward1", POINTWISE, decomposition=dec.inplace_by_copy(f.clamp_min_tensor_decomposition)),
         inplace("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
                 k2.same_dtype_in_place(k2.cumsum), f.cumsum,
                 "CumsumBackward0", method=True),

@@ -98,3 +98,18 @@ def test_rrelu_records_rrelu_with_noise_and_its_backward_op(case):
 def test_rrelu_backward_graph_holds_torchs_dead_copy_of_the_forward(case):
     ours, theirs = _compare_rrelu(case)
     assert ours[1] == theirs[1]
+
+
+def _compiled_rrelu(lib):
+    lib.manual_seed(0)
+    x = lib.tensor(X, requires_grad=True)
+    out = lib.compile(lambda a: lib.nn.functional.rrelu(a, training=True) * 2)(x)
+    out.sum().backward()
+    return out.detach().numpy(), x.grad.numpy(), lib.rand(3).numpy()
+
+
+def test_rrelu_in_training_compiled_draws_torch_compiles_slopes():
+    """The inductor's decomposition draws a slope for every element by an eager uniform (not the kernel's one per
+    non-positive element): the same values as torch.compile's, and the generator left where torch's is."""
+    for ours, theirs in zip(_compiled_rrelu(minitorch2), _compiled_rrelu(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)

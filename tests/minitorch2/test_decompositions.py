@@ -156,6 +156,7 @@ CASES = {
     "norm.Scalar": lambda: ((_t(3, 4), 3), {}),  # (weight_norm_ops.py: Tensor.norm(p), ATen's composites' op)
     "norm.ScalarOpt_dim": lambda: ((_t(2, 3, 4), 3, [0, 2], True), {}),  # (pairwise_distance's op)
     "clamp_min.Tensor": lambda: ((_t(3, 4), _t(4)), {}),
+    "clamp_min_.Tensor": lambda: ((_t(3, 4), _t(4)), {}),
     "_euclidean_dist.default": lambda: ((_t(2, 5, 3), _t(2, 4, 3)), {}),
     "nansum.default": lambda: ((_t(3, 4), [0]), {}),
     "count_nonzero.default": lambda: ((aten.round.default(_t(3, 4)), 1), {}),
