@@ -14,7 +14,8 @@ from . import nn_apart_formulas as f
 from . import nn_im2col
 from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
 from .derivatives_nn import not_implemented, softmax
-from .table_row import CORE, POINTWISE, op
+from .decompositions import inplace_by_copy
+from .table_row import CORE, POINTWISE, inplace, op
 
 NOT_IMPLEMENTED = "torch::autograd::NotImplemented"  # (the grad_fn of an op derivatives.yaml has no formula for)
 _FILTER_2D = "SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None"
@@ -62,6 +63,11 @@ ROWS = [
     op("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.hardsigmoid_backward,
        act.hardsigmoid_backward_formula, decomposition=act.hardsigmoid_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
     op("mish(Tensor self) -> Tensor", POINTWISE, act.mish, act.mish_formula, decomposition=act.mish_decomposition),
+    # (their in-place forms: autograd saves a copy of self before the write, as torch's)
+    inplace("hardsigmoid_(Tensor(a!) self) -> Tensor(a!)", act.hardsigmoid, act.hardsigmoid_formula,
+            "HardsigmoidBackward0", POINTWISE, decomposition=inplace_by_copy(act.hardsigmoid_decomposition)),
+    inplace("mish_(Tensor(a!) self) -> Tensor(a!)", act.mish, act.mish_formula, "MishBackward0", POINTWISE,
+            decomposition=inplace_by_copy(act.mish_decomposition)),
     op("mish_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.mish_backward,
        act.mish_backward_formula, decomposition=act.mish_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
     op("_prelu_kernel(Tensor self, Tensor weight) -> Tensor", (), act.prelu_kernel, act.prelu_formula,

@@ -57,19 +57,11 @@ def _hardswish(x):
 
 
 def hardsigmoid(input, inplace=False):
-    return _in_place(input, _hardsigmoid) if inplace else _hardsigmoid(input)
-
-
-def _hardsigmoid(x):
-    return aten.hardsigmoid.default(x)
+    return (aten.hardsigmoid_ if inplace else aten.hardsigmoid).default(input)
 
 
 def mish(input, inplace=False):
-    return _in_place(input, _mish) if inplace else _mish(input)
-
-
-def _mish(x):
-    return aten.mish.default(x)
+    return (aten.mish_ if inplace else aten.mish).default(input)
 
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946

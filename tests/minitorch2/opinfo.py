@@ -2059,6 +2059,8 @@ OP_DB = [
     OpInfo("hardsigmoid_backward.default", grad_and_input(low=-5.0, high=5.0), dtypes=FLOAT, grad=False,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
     OpInfo("mish.default", activation_samples(), dtypes=FLOAT),
+    OpInfo("hardsigmoid_.default", inplace_with(activation_samples()), dtypes=FLOAT),
+    OpInfo("mish_.default", inplace_with(activation_samples()), dtypes=FLOAT),
     OpInfo("mish_backward.default", grad_and_input(), dtypes=FLOAT, grad=False),  # (no derivative in torch either)
     OpInfo("_prelu_kernel.default", prelu_samples(backward=False), dtypes=FLOAT),
     OpInfo("_prelu_kernel_backward.default", prelu_samples(backward=True), dtypes=FLOAT),

@@ -55,6 +55,8 @@ CASES = {
     # (float32: ATen's kernel scales by a float 1/6 in every dtype, torch's decomposition by a double one)
     "hardsigmoid_backward.default": lambda: ((_t(3, 4).float(), _t(3, 4).float() * 4), {}),
     "mish.default": lambda: ((_t(3, 4) * 4,), {}),
+    "hardsigmoid_.default": lambda: ((_t(3, 4) * 4,), {}),
+    "mish_.default": lambda: ((_t(3, 4) * 4,), {}),
     "mish_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 4), {}),
     "_prelu_kernel.default": lambda: ((_t(2, 3, 4), _t(1, 3, 1)), {}),
     "im2col.default": lambda: ((_t(2, 3, 9, 8), [3, 3], [2, 2], [1, 1], [2, 2]), {}),
