@@ -11,10 +11,10 @@ decompositions_upsample.py).
 from . import decompositions_upsample as decup
 from . import nn_activation_ops as act
 from . import nn_apart_formulas as f
-from . import nn_im2col
 from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
-from .derivatives_nn import not_implemented, softmax
+from . import nn_im2col
 from .decompositions import inplace_by_copy
+from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, POINTWISE, inplace, op
 
 NOT_IMPLEMENTED = "torch::autograd::NotImplemented"  # (the grad_fn of an op derivatives.yaml has no formula for)

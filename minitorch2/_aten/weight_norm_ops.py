@@ -8,7 +8,8 @@ does (dim first or last, no float16 tensor) and `v * (g / norm_except_dim(v))` o
 `_weight_norm_interface(v, g, dim)` and, in the backward, `_weight_norm_interface_backward(grad, v, g, norms, dim)`
 as torch's; the inductor decomposes the forward (torch._decomp's form: linalg_vector_norm, div, mul) and keeps the
 backward whole. The kernels compute as the composite does, so values are those of the unfused form. For dim=-1
-(nn.utils' dim=None) the composite's norm is `v.norm(2)`, ATen's norm.Scalar, also here with norm's own backward.
+(nn.utils' dim=None) the composite's norm is `v.norm(2)`, ATen's norm.Scalar, also here with norm's own backward,
+beside norm.ScalarOpt_dim, the norm over dims that pairwise_distance's composite calls.
 """
 import numpy as np
 
