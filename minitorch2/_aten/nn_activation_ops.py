@@ -9,14 +9,16 @@ pointwise math, spelled as torch's decompositions spell it. Kernels compute half
 """
 import numpy as np
 
-from .. import _random
+from .. import _dtype, _random
 from .._ops import ops
 from ..autograd.grad_mode import is_grad_enabled
 from .derivatives_util import sum_to
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides
 from .more_ops2 import no_derivative_formula
 from .nn_ops import compute_dtype, require_float
+from .pointwise_factories import _not_implemented
 from .pointwise_unary import _float_kernel
+from .scalar_arguments import read_scalar
 
 aten = ops.aten
 
@@ -180,11 +182,15 @@ def _rrelu_kernel(self, noise, lower=0.125, upper=1 / 3, training=False, generat
     leaky_relu with the slopes' mean, the noise passed through."""
     require_float(self, "rrelu_with_noise_out_cpu")
     if training:
+        if self.dtype is _dtype.float16:  # (ATen's training kernel has no half version; eval is leaky_relu's)
+            raise _not_implemented("rrelu_with_noise_out_cpu", self.dtype)
+        read_scalar(lower, self.dtype), read_scalar(upper, self.dtype)
         slopes = _rrelu_slopes(self, lower, upper, generator)
         return np.ascontiguousarray(self._np * slopes), slopes
-    x = self._np
-    slope = x.dtype.type((lower + upper) / 2)
-    return np.ascontiguousarray(np.where(x > 0, x, x * slope)), np.array(noise._np)
+    x = self._np.astype(compute_dtype(self.dtype))
+    slope = read_scalar((lower + upper) / 2, self.dtype)  # (leaky_relu's negative_slope, read as ATen reads it)
+    out = np.where(x > 0, x, x * x.dtype.type(slope))
+    return np.ascontiguousarray(out.astype(self.dtype.np)), np.array(noise._np)
 
 
 def _rrelu_meta(self, noise, lower=0.125, upper=1 / 3, training=False, generator=None):
