@@ -77,6 +77,8 @@ OUTSIDE_THE_LESSON = {
         # the int and int-list arguments of Tensor's shape methods checked as torch's argument parser checks them
         "minitorch2/_method_arguments.py", "minitorch2/_method_signatures.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py",
+        # hardsigmoid, mish and prelu's kernel kept whole as ATen's ops (and their backward ops) in traced graphs
+        "minitorch2/_aten/nn_activation_ops.py", "minitorch2/_aten/nn_im2col.py",  # (and F.unfold's im2col, col2im)
         # bicubic and antialiased upsampling (separable filters of several taps); 5-d grid sampling
         "minitorch2/_aten/nn_upsample_filters.py", "minitorch2/_aten/grid_sampler_3d.py",
         # F.pad's reflect and replicate as ATen's ops (reflection_pad2d, ...), kept whole in traced graphs

@@ -1,7 +1,8 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
 torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
 multiply and sum, roll as indexing, a cat of one tensor as a clone (repeated: an expand), and max pooling's low-memory
-form (maxima with int8 offsets in their windows, indices made from them where read) with its backward a scatter_add.
+form (maxima with int8 offsets in their windows, indices made from them where read) with its backward a scatter_add,
+rrelu's slopes drawn for every element by an eager `uniform`.
 (torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
 checks bounds with words of its own; minitorch2's compiled graphs raise eager's error for an index out of range, so
 those two stay whole.)
@@ -198,9 +199,22 @@ def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
 
+def rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training=False, generator=None):
+    """torch's: in training, slopes drawn for every element by the eager `uniform` (inductor leaves it on eager's
+    stream) and used where self <= 0; in eval, leaky_relu with their mean and an empty noise."""
+    if not training:
+        return aten.leaky_relu.default(self, (lower + upper) / 2), aten.empty.memory_format([0], dtype=self.dtype)
+    not_positive = aten.le.Scalar(self, 0)
+    slopes = aten.uniform.default(self, lower, upper, generator=generator)
+    one = aten.scalar_tensor.default(1, dtype=self.dtype)
+    return (aten.where.self(not_positive, aten.mul.Tensor(self, slopes), self),
+            aten.where.self(not_positive, slopes, one))
+
+
 DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.roll.default: roll, aten.cat.default: cat,
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
                   aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
                   aten.lerp.Scalar: lerp_scalar, aten.lerp.Tensor: lerp_tensor,
                   aten.lerp_.Scalar: inplace_by_copy(lerp_scalar), aten.lerp_.Tensor: inplace_by_copy(lerp_tensor),
-                  aten.linspace.default: linspace}
+                  aten.linspace.default: linspace,
+                  aten.rrelu_with_noise_functional.default: rrelu_with_noise_functional}

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
-from .derivatives_pointwise import _rounded_division_backward
+from .derivatives_pointwise import _rounded_division_backward, clamp_tensor
 from .derivatives_reductions import _value_selecting_backward, _var_backward
 from .derivatives_util import _dims, _options, _reshape, _restore_reduced_dims, _scale, _shape, sum_to
 from .meta_util import broadcast_shapes
@@ -460,6 +460,15 @@ def sinh(grad, self):
 
 def cosh(grad, self):
     return aten.mul.Tensor(grad, aten.sinh.default(self))
+
+
+def clamp_min_tensor(grad, self, min, needs_grad):
+    """clamp.Tensor's formula with no maximum: (self's gradient, min's)."""
+    return clamp_tensor(grad, self, needs_grad, min=min)[:2]
+
+
+def clamp_min_tensor_decomposition(self, min):
+    return aten.clamp.Tensor(self, min)  # (torch._refs.clamp_min)
 
 
 def softplus(grad, self, beta=1, threshold=20):

@@ -73,6 +73,11 @@ def _more_in_place_rows(op, inplace):
                 "RemainderBackward0", POINTWISE),
         inplace("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", pw.clamp_max, d.clamp_max,
                 "ClampMaxBackward0", POINTWISE, method=True),
+        # a tensor bound (cosine_similarity's composite clamps its norms by a scalar_tensor eps)
+        op("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", POINTWISE, pw.clamp, f.clamp_min_tensor,
+           grad_fn="ClampMinBackward1", decomposition=f.clamp_min_tensor_decomposition),
+        inplace("clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", pw.clamp, f.clamp_min_tensor,
+                "ClampMinBackward1", POINTWISE, decomposition=dec.inplace_by_copy(f.clamp_min_tensor_decomposition)),
         inplace("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
                 k2.same_dtype_in_place(k2.cumsum), f.cumsum,
                 "CumsumBackward0", method=True),

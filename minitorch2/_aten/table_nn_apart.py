@@ -9,11 +9,15 @@ Derivative formulas and decompositions are in nn_apart_formulas.py (upsampling's
 decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
+from . import nn_activation_ops as act
 from . import nn_apart_formulas as f
 from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pad_ops, nn_pool, nn_upsample, nn_upsample_filters
+from . import nn_im2col
+from .decompositions import inplace_by_copy
 from .derivatives_nn import not_implemented, softmax
-from .table_row import CORE, op
+from .table_row import CORE, POINTWISE, inplace, op
 
+NOT_IMPLEMENTED = "torch::autograd::NotImplemented"  # (the grad_fn of an op derivatives.yaml has no formula for)
 _FILTER_2D = "SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None"
 
 
@@ -53,6 +57,38 @@ ROWS = [
     op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
        "int reduction=1) -> Tensor", (), nn_apart_ops.binary_cross_entropy_with_logits,
        f.binary_cross_entropy_with_logits, decomposition=f.binary_cross_entropy_with_logits_decomposition),
+    # hardsigmoid, mish and prelu's kernel, each with its backward op (nn_activation_ops.py)
+    op("hardsigmoid(Tensor self) -> Tensor", POINTWISE, act.hardsigmoid, act.hardsigmoid_formula,
+       decomposition=act.hardsigmoid_decomposition),
+    op("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.hardsigmoid_backward,
+       act.hardsigmoid_backward_formula, decomposition=act.hardsigmoid_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
+    op("mish(Tensor self) -> Tensor", POINTWISE, act.mish, act.mish_formula, decomposition=act.mish_decomposition),
+    # (their in-place forms: autograd saves a copy of self before the write, as torch's)
+    inplace("hardsigmoid_(Tensor(a!) self) -> Tensor(a!)", act.hardsigmoid, act.hardsigmoid_formula,
+            "HardsigmoidBackward0", POINTWISE, decomposition=inplace_by_copy(act.hardsigmoid_decomposition)),
+    inplace("mish_(Tensor(a!) self) -> Tensor(a!)", act.mish, act.mish_formula, "MishBackward0", POINTWISE,
+            decomposition=inplace_by_copy(act.mish_decomposition)),
+    op("mish_backward(Tensor grad_output, Tensor self) -> Tensor", (), act.mish_backward,
+       act.mish_backward_formula, decomposition=act.mish_backward_decomposition, grad_fn=NOT_IMPLEMENTED),
+    op("_prelu_kernel(Tensor self, Tensor weight) -> Tensor", (), act.prelu_kernel, act.prelu_formula,
+       decomposition=act.prelu_decomposition),
+    op("_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)", (),
+       act.prelu_backward_kernel, act.prelu_backward_formula, decomposition=act.prelu_backward_decomposition),
+    # (rrelu's noise in: torch's functional form of rrelu_with_noise, which writes the slopes it draws into it)
+    op("rrelu_with_noise_functional(Tensor self, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, "
+       "bool training=False, Generator? generator=None) -> (Tensor, Tensor noise_out)", ("nondeterministic_seeded",),
+       act.rrelu_with_noise_functional, act.rrelu_formula, grad_fn="RreluWithNoiseBackward0",
+       output_differentiability=(True, False)),
+    op("rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, "
+       "bool training, bool self_is_result) -> Tensor", (), act.rrelu_with_noise_backward,
+       act.rrelu_backward_formula, decomposition=act.rrelu_backward_decomposition),
+    # F.unfold's and F.fold's ops, each the other's derivative (nn_im2col.py)
+    op("im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", (),
+       nn_im2col.im2col, nn_im2col.im2col_formula, decomposition=nn_im2col.im2col_decomposition,
+       grad_fn="Im2ColBackward0"),
+    op("col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, "
+       "int[2] stride) -> Tensor", CORE, nn_im2col.col2im, nn_im2col.col2im_formula,
+       decomposition=nn_im2col.col2im_decomposition, grad_fn="Col2ImBackward0"),
     # log_sigmoid and binary_cross_entropy (nn_bce.py)
     op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
        f.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),

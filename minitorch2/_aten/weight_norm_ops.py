@@ -8,7 +8,8 @@ does (dim first or last, no float16 tensor) and `v * (g / norm_except_dim(v))` o
 `_weight_norm_interface(v, g, dim)` and, in the backward, `_weight_norm_interface_backward(grad, v, g, norms, dim)`
 as torch's; the inductor decomposes the forward (torch._decomp's form: linalg_vector_norm, div, mul) and keeps the
 backward whole. The kernels compute as the composite does, so values are those of the unfused form. For dim=-1
-(nn.utils' dim=None) the composite's norm is `v.norm(2)`, ATen's norm.Scalar, also here with norm's own backward.
+(nn.utils' dim=None) the composite's norm is `v.norm(2)`, ATen's norm.Scalar, also here with norm's own backward,
+beside norm.ScalarOpt_dim, the norm over dims that pairwise_distance's composite calls.
 """
 import numpy as np
 
@@ -101,8 +102,29 @@ def norm_scalar_decomposition(self, p=2):
     return aten.linalg_vector_norm.default(self, p)
 
 
+def _norm_over_dims(self, p, dim, keepdim=False):
+    return linalg_vector_norm[0](self, 2 if p is None else p, dim, keepdim)
+
+
+def _norm_over_dims_meta(self, p, dim, keepdim=False):
+    return linalg_vector_norm[1](self, 2 if p is None else p, dim, keepdim)
+
+
+def norm_over_dims_derivative(grad, self, result, p, dim, keepdim=False):
+    return linalg_vector_norm_derivative(grad, self, result, 2 if p is None else p, dim, keepdim)
+
+
+def norm_over_dims_decomposition(self, p, dim, keepdim=False):
+    """torch._refs.norm over dims: the vector norm over them."""
+    return aten.linalg_vector_norm.default(self, 2 if p is None else p, dim, keepdim)
+
+
 def rows(op):
     return [
+        # Tensor.norm(p, dim) as ATen's op, which its composites call (pairwise_distance, so triplet_margin_loss)
+        op("norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION,
+           (_norm_over_dims, _norm_over_dims_meta), norm_over_dims_derivative, grad_fn="NormBackward1",
+           decomposition=norm_over_dims_decomposition),
         # Tensor.norm(p) of a whole tensor as ATen's op (here only ATen's composites call it: norm_except_dim)
         op("norm.Scalar(Tensor self, Scalar p=2) -> Tensor", REDUCTION,
            (lambda self, p=2: linalg_vector_norm[0](self, p), lambda self, p=2: linalg_vector_norm[1](self, p)),

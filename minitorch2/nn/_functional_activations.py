@@ -55,11 +55,9 @@ def prelu(input, weight):
         if channels != weight.numel():
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-        weight = aten.view.default(weight, [-1] + [1] * (input.dim() - 2))
-    elif input.dim() == 0:
-        weight = aten.view.default(weight, [])
-    negative = aten.mul.Tensor(weight, input)
-    return aten.where.self(aten.gt.Scalar(input, 0), input, negative)
+    if input.dim() != weight.dim():  # (ATen's: the weight viewed to broadcast over the channels, dim 1)
+        weight = aten.view.default(weight, [weight.numel() if i == 1 else 1 for i in range(input.dim())])
+    return aten._prelu_kernel.default(input, weight)
 
 
 def hardswish(input, inplace=False):
@@ -72,21 +70,11 @@ def _hardswish(x):
 
 
 def hardsigmoid(input, inplace=False):
-    return _in_place(input, _hardsigmoid) if inplace else _hardsigmoid(input)
-
-
-@_in_float32_for_half
-def _hardsigmoid(x):
-    return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(_floating("hardsigmoid_cpu", x), 3), 0, 6), 6)
+    return (aten.hardsigmoid_ if inplace else aten.hardsigmoid).default(input)
 
 
 def mish(input, inplace=False):
-    return _in_place(input, _mish) if inplace else _mish(input)
-
-
-@_in_float32_for_half
-def _mish(x):
-    return aten.mul.Tensor(_floating("mish_cpu", x), aten.tanh.default(aten.softplus.default(x, 1, 20)))
+    return (aten.mish_ if inplace else aten.mish).default(input)
 
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946

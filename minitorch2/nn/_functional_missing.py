@@ -2,18 +2,18 @@
 feature_alpha_dropout, multilabel_margin_loss, triplet_margin_with_distance_loss and F.grad (nn/grad.py).
 
 Runtime layer, coverage surface (re-exported by _functional_rare.py, hence by nn/functional.py). Each is composed
-of ops the registry has, so autograd gives torch's gradients: rrelu in training multiplies by its noise (the
-slope drawn for each non-positive element, 1 elsewhere), and draws that noise as ATen's CPU kernel does, one
-double per non-positive element in memory order from the generator, so the same seed gives torch's slopes.
-Traced graphs record the parts, not torch's single ops (rrelu_with_noise, multilabel_margin_loss_forward).
+of ops the registry has, so autograd gives torch's gradients. rrelu is ATen's rrelu_with_noise in its functional
+form, whose kernel draws the slopes as ATen's CPU kernel does (one double per non-positive element in memory order
+from the generator), so the same seed gives torch's slopes. Traced graphs record multilabel_margin_loss's parts,
+not torch's single op (multilabel_margin_loss_forward).
 """
 import math
 
 import numpy as np
 
-from .. import _dtype, _factories, _random
+from .. import _dtype, _factories
 from .._ops import ops
-from .._tensor import Tensor
+from .._tensor import Tensor, contiguous_format
 from . import grad  # noqa: F401  (F.grad is torch.nn.grad)
 from ._losses import _reduction
 
@@ -24,29 +24,16 @@ __all__ = ["rrelu", "rrelu_", "channel_shuffle", "native_channel_shuffle", "feat
            "feature_alpha_dropout_", "multilabel_margin_loss", "triplet_margin_with_distance_loss", "grad"]
 
 
-def _rrelu_noise(input, lower, upper, generator):
-    """The slopes: uniform(lower, upper) for each element <= 0 (bounds rounded to the input's dtype first, as
-    ATen's opmath does), 1 for the others."""
-    values = input.detach().contiguous().numpy().reshape(-1)
-    kind = np.float32 if values.dtype != np.float64 else np.float64
-    low, high = float(kind(lower)), float(kind(upper))
-    negative = values <= 0
-    noise = np.ones(values.shape, kind)
-    draws = (generator or _random.default_generator)._uniform_f64(int(negative.sum()))
-    noise[negative] = (draws * (high - low) + low).astype(kind)
-    return Tensor._from_numpy(noise.astype(values.dtype).reshape(input.shape))
-
-
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, generator=None):
-    """Randomized leaky ReLU: in training each non-positive element is scaled by a slope drawn from
-    U(lower, upper); otherwise the slope is their mean, (lower + upper) / 2, for every element."""
+    """Randomized leaky ReLU, ATen's rrelu_with_noise (nn_activation_ops.py): in training each non-positive element
+    is scaled by a slope drawn from U(lower, upper); otherwise the slope is their mean, (lower + upper) / 2."""
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    if not training:
-        slope = (lower + upper) / 2
-        return (aten.leaky_relu_.default if inplace else aten.leaky_relu.default)(input, slope)
-    noise = _rrelu_noise(input, lower, upper, generator)
-    return input.mul_(noise) if inplace else aten.mul.Tensor(input, noise)
+    noise = aten.empty_like.default(input, memory_format=contiguous_format)
+    out, slopes = aten.rrelu_with_noise_functional.default(input, noise, lower, upper, training, generator)
+    if not inplace:
+        return out
+    return input.mul_(slopes) if training else aten.leaky_relu_.default(input, (lower + upper) / 2)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):

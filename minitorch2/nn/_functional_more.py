@@ -351,8 +351,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 # ---------------------------------------------------------------- fold and unfold (im2col, col2im)
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """(N, C, H, W) -> (N, C*kh*kw, L): the padded input's sliding windows, one unfold view per spatial dim
-    (over the dilated extent, then every dilation-th element), kernel offsets moved next to the channels."""
+    """(N, C, H, W) -> (N, C*kh*kw, L): the padded input's sliding blocks, ATen's im2col (nn_im2col.py)."""
     kernel, dil, pads, step = (_tuple(v, 2) for v in (kernel_size, dilation, padding, stride))
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
@@ -360,21 +359,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if 0 in input.shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                            f"dimensions for input, but got: {_sizes(input.shape)}")
-    unbatched = input.dim() == 3
-    x = aten.unsqueeze.default(input, 0) if unbatched else input
     extent = [d * (k - 1) + 1 for k, d in zip(kernel, dil)]
-    blocks = [(i + 2 * p - e) // s + 1 for i, p, e, s in zip(x.shape[2:], pads, extent, step)]
+    blocks = [(i + 2 * p - e) // s + 1 for i, p, e, s in zip(input.shape[-2:], pads, extent, step)]
     if any(b < 1 for b in blocks):
-        raise RuntimeError(f"Given input with spatial size ({x.shape[2]}, {x.shape[3]}), kernel_size={kernel}, "
-                           f"dilation={dil}, padding={pads}, calculated shape of the array of sliding blocks as "
-                           f"({blocks[0]}, {blocks[1]}), but its components must be at least one.")
+        raise RuntimeError(f"Given input with spatial size ({input.shape[-2]}, {input.shape[-1]}), "
+                           f"kernel_size={kernel}, dilation={dil}, padding={pads}, calculated shape of the array of "
+                           f"sliding blocks as ({blocks[0]}, {blocks[1]}), but its components must be at least one.")
     _no_integers("im2col_out_cpu", input)
-    x = aten.constant_pad_nd.default(x, [pads[1], pads[1], pads[0], pads[0]], 0.0)
-    x = aten.unfold.default(aten.unfold.default(x, 2, extent[0], step[0]), 3, extent[1], step[1])
-    x = aten.slice.Tensor(aten.slice.Tensor(x, 4, 0, None, dil[0]), 5, 0, None, dil[1])
-    n, c = x.shape[:2]
-    x = aten.permute.default(x, [0, 1, 4, 5, 2, 3]).reshape([n, c * kernel[0] * kernel[1], blocks[0] * blocks[1]])
-    return aten.squeeze.dim(x, 0) if unbatched else x
+    return aten.im2col.default(input, list(kernel), list(dil), list(pads), list(step))
 
 
 def _no_integers(kernel, input):
@@ -384,36 +376,23 @@ def _no_integers(kernel, input):
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """(N, C*kh*kw, L) -> (N, C, H, W), unfold's adjoint: the same views run backwards (unfold_backward sums the
-    overlapping windows), then the padding cropped."""
+    """(N, C*kh*kw, L) -> (N, C, H, W), unfold's adjoint (overlapping blocks summed): ATen's col2im."""
     size, kernel, dil, pads, step = (_tuple(v, 2) for v in (output_size, kernel_size, dilation, padding, stride))
     if input.dim() not in (2, 3) or any(s == 0 for s in input.shape[1:]):
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
                            f"dimensions for input, but got: {_sizes(input.shape)}")
-    unbatched = input.dim() == 2
-    x = aten.unsqueeze.default(input, 0) if unbatched else input
-    per_channel = kernel[0] * kernel[1]
-    if x.shape[1] % per_channel:
+    if input.shape[-2] % (kernel[0] * kernel[1]):
         raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
-                           f"got input.size(1)={x.shape[1]} and kernel_size={kernel}.")
+                           f"got input.size(1)={input.shape[-2]} and kernel_size={kernel}.")
     extent = [d * (k - 1) + 1 for k, d in zip(kernel, dil)]
     blocks = [(o + 2 * p - e) // s + 1 for o, p, e, s in zip(size, pads, extent, step)]
-    if blocks[0] * blocks[1] != x.shape[2]:
+    if blocks[0] * blocks[1] != input.shape[-1]:
         raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dil}, padding={pads}, "
                            f"stride={step}, expected size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
-                           f"input.size(2)={x.shape[2]}.")
+                           f"input.size(2)={input.shape[-1]}.")
     _no_integers("col2im_out_cpu", input)
-    n, c = x.shape[0], x.shape[1] // per_channel
-    cols = aten.permute.default(x.reshape([n, c, kernel[0], kernel[1], blocks[0], blocks[1]]), [0, 1, 4, 5, 2, 3])
-    padded = [o + 2 * p for o, p in zip(size, pads)]
-    undilated = aten.zeros.default([n, c, blocks[0], blocks[1], extent[0], extent[1]], dtype=x.dtype)
-    spread = aten.slice_scatter.default(undilated, aten.slice_scatter.default(
-        aten.slice.Tensor(undilated, 4, 0, None, dil[0]), cols, 5, 0, None, dil[1]), 4, 0, None, dil[0])
-    rows = aten.unfold_backward.default(spread, [n, c, blocks[0], padded[1], extent[0]], 3, extent[1], step[1])
-    out = aten.unfold_backward.default(rows, [n, c] + padded, 2, extent[0], step[0])
-    out = aten.slice.Tensor(aten.slice.Tensor(out, 2, pads[0], pads[0] + size[0]), 3, pads[1], pads[1] + size[1])
-    return aten.squeeze.dim(out, 0) if unbatched else out
+    return aten.col2im.default(input, list(size), list(kernel), list(dil), list(pads), list(step))
 
 
 # ---------------------------------------------------------------- bilinear and distances
@@ -448,10 +427,10 @@ def _check_bilinear(input1, input2, weight, bias):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The p-norm of x1 - x2 + eps over the last dim of the broadcast."""
+    """The p-norm of x1 - x2 + eps over the last dim of the broadcast (ATen's composite: norm over that dim)."""
     dim = max(x1.dim(), x2.dim()) - 1
     diff = aten.add.Scalar(aten.sub.Tensor(x1, x2), eps)
-    return aten.linalg_vector_norm.default(diff, p, [dim] if dim >= 0 else None, keepdim)
+    return aten.norm.ScalarOpt_dim(diff, p, [dim], keepdim)
 
 
 # ---------------------------------------------------------------- similarity, one-hot classes, upsampling
@@ -466,8 +445,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     # (linalg_vector_norm: its gradient at a zero vector is 0, where sqrt(sum(x*x))'s is nan)
     norms = [aten.clone.default(aten.linalg_vector_norm.default(x, 2, [dim], True)) for x in (x1, x2)]
     with _grad_mode.no_grad():
+        eps = aten.scalar_tensor.default(eps, dtype=dtype)
         for norm in norms:
-            aten.clamp_min_.default(norm, eps)
+            aten.clamp_min_.Tensor(norm, eps)
     x2_unit = aten.div.Tensor(x2, norms[1])  # (first: the C++ compiler evaluates the call's arguments right to left)
     return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), x2_unit), [dim])
 

@@ -2,8 +2,9 @@
 hardshrink, softshrink, alpha_dropout, gumbel_softmax, pdist, the deprecated upsample_nearest/upsample_bilinear,
 max_pool{1,2}d_with_indices and the in-place activations threshold_, hardtanh_, selu_, celu_.
 
-Runtime layer, coverage surface (re-exported by nn/functional.py). The values and gradients are torch's; the
-ops a trace records are the composites' (torch records hardshrink and softshrink as ops of their own).
+Runtime layer, coverage surface (re-exported by nn/functional.py). The values and gradients are torch's; an AOT
+trace records hardshrink and softshrink as torch's decompositions spell them (a plain make_fx of torch's records
+the ops themselves, minitorch2's these composites).
 """
 import math
 import warnings
@@ -13,6 +14,7 @@ import minitorch2
 from .. import _factories
 from .._aten.memory import _dtype_title
 from .._aten.scalar_arguments import OWN, parse_scalars, read_scalar
+from .._python_dispatcher import python_dispatcher_enabled
 from . import _functional_lp_pool, _functional_missing, _functional_pool3d
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 from ._functional_lp_pool import *  # noqa: F401,F403
@@ -36,6 +38,8 @@ def hardshrink(input, lambd=0.5):
     parse_scalars(lambd)
     _floating_only("hardshrink_cpu", input)
     read_scalar(lambd, input.dtype, OWN)  # (ATen's kernel: 0 inside [-lambd, lambd], input elsewhere, nan included)
+    if python_dispatcher_enabled():  # (an AOT trace records torch's decomposition of the op)
+        return minitorch2.where(minitorch2.abs(input) <= lambd, 0, input)
     inside = minitorch2.logical_and(input >= -lambd, input <= lambd)
     return minitorch2.where(inside, minitorch2.zeros_like(input), input)
 
@@ -49,6 +53,9 @@ def softshrink(input, lambd=0.5):
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {_dtype_title(input.dtype)}, "
                            f"but found {lambd:g}")
     # (ATen's kernel: input * 0 inside [-lambd, lambd], so -0. and nan stay)
+    if python_dispatcher_enabled():  # (an AOT trace records torch's decomposition of the op)
+        outside = minitorch2.abs(input) > lambd
+        return minitorch2.where(outside, input - minitorch2.sign(input) * lambd, input * 0)
     return minitorch2.where(input > lambd, input - lambd, minitorch2.where(input < -lambd, input + lambd, input * 0))
 
 

@@ -48,6 +48,9 @@ COVERED_ELSEWHERE = {
     "_log_softmax_backward_data.*": "nn ops", "nll_loss*": "nn ops", "native_layer_norm*": "nn ops",
     "convolution*": "nn ops", "*batch_norm*": "nn ops", "*pool2d*": "nn ops", "embedding*": "nn ops",
     "native_dropout*": "nn ops", "mse_loss*": "nn ops",
+    # tests/autograd/test_functional_op_choices_s38.py: F.rrelu's op and its backward, seeded, values, gradients and
+    # traced ops against torch's
+    "rrelu_with_noise*": "rrelu",
     # tests/nn/test_attention_backend_choice.py: the fused CPU attention, its backward and _safe_softmax, values,
     # gradients, layouts and traced ops against torch's, through F.scaled_dot_product_attention and directly
     "_scaled_dot_product_flash_attention_for_cpu*": "attention", "_safe_softmax.*": "attention",
@@ -498,6 +501,13 @@ def clamp_tensor_samples(m):
     yield S(m.t((2, 3)), m.t((2, 3), dtype=p0, low=-1, high=0), None)
 
 
+def clamp_min_tensor_samples(m):
+    yield S(m.t((3, 4)), m.t((3, 4), low=-1, high=1))
+    yield S(m.t((3, 4), "T"), m.t((4,), low=-1, high=1))
+    yield S(m.t((2, 3, 4), "step"), m.t((), low=-1, high=1))
+    yield S(m.t(()), m.t((), low=-1, high=1))
+
+
 def clamp_bound_samples(bound):
     def gen(m):
         values = (-1.5, 0.25, 2) if m.is_float else ((-1, 1, 2.5) if not m.is_bool else (False, True, 0.5))
@@ -542,6 +552,32 @@ def grad_and_input(extra=(), low=-3.0, high=3.0, kwargs_list=({},)):
             yield Sample((m.t(shape, lg), m.t(shape, lx, low=low, high=high), *extra), dict(kwargs_list[i % len(kwargs_list)]))
 
     return gen
+
+
+def prelu_samples(backward):
+    """(x, weight) as F.prelu hands them to _prelu_kernel (the weight viewed over dim 1), a grad first for the
+    backward op."""
+    def gen(m):
+        for shape, weight_shape, layout in [((3, 4), (1, 4), "contig"), ((2, 3, 4), (1, 3, 1), "T"), ((), (), "contig"),
+                                            ((2, 5), (1, 1), "step"), ((0, 2), (1, 2), "contig")]:
+            inputs = (m.t(shape, layout), m.t(weight_shape, "contig"))
+            yield Sample((m.t(shape, "contig"), *inputs) if backward else inputs, {})
+
+    return gen
+
+
+def im2col_samples(m):
+    """(input, kernel, dilation, padding, stride) as F.unfold passes them, batched and not."""
+    yield S(m.t((2, 3, 5, 4)), [2, 2], [1, 1], [0, 0], [1, 1])
+    yield S(m.t((2, 3, 9, 8), "T"), [3, 3], [2, 2], [1, 1], [2, 2])
+    yield S(m.t((3, 5, 7)), [2, 3], [1, 1], [1, 0], [1, 2])
+
+
+def col2im_samples(m):
+    """(columns, output size, kernel, dilation, padding, stride) as F.fold passes them, batched and not."""
+    yield S(m.t((2, 12, 12)), [5, 4], [2, 2], [1, 1], [0, 0], [1, 1])
+    yield S(m.t((2, 27, 12), "step"), [9, 8], [3, 3], [2, 2], [1, 1], [2, 2])
+    yield S(m.t((6, 18)), [5, 7], [2, 3], [1, 1], [1, 0], [1, 2])
 
 
 def activation_samples(*extras, kwargs_list=({},)):
@@ -678,6 +714,15 @@ def norm_scalar_samples(m):
     yield S(m.t((3, 4), "step"), 1)
     yield S(m.t((2, 3), "expand"), 3)
     yield S(m.t(()), 2)
+
+
+def norm_dims_samples(m):
+    """Tensor.norm(p, dim) (aten.norm.ScalarOpt_dim, which pairwise_distance's composite calls)."""
+    yield S(m.t((3, 4)), 2, [1])
+    yield S(m.t((2, 3, 4), "T"), None, [0, 2], True)
+    yield S(m.t((3, 4), "step"), 1, [-1])
+    yield S(m.t((2, 3), "expand"), 3, [0], False)
+    yield S(m.t(()), 2, [-1])
 
 
 def reduction_full_samples(allow_empty=True, dtype_kw=False):
@@ -2006,6 +2051,19 @@ OP_DB = [
     OpInfo("softplus_backward.default", grad_and_input(extra=(2, 3)), dtypes=FLOAT,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
     OpInfo("softplus.default", activation_samples((), (2, 3), (0.5, 1)), dtypes=FLOAT),
+    OpInfo("im2col.default", im2col_samples, dtypes=FLOAT),
+    OpInfo("col2im.default", col2im_samples, dtypes=FLOAT,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(an unbatched (1, 5, 7) result's size-1 dim: stride 49 in torch's "
+                      "meta, 35 on the CPU)", FLOAT)]),
+    OpInfo("hardsigmoid.default", activation_samples(), dtypes=FLOAT),
+    OpInfo("hardsigmoid_backward.default", grad_and_input(low=-5.0, high=5.0), dtypes=FLOAT, grad=False,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),
+    OpInfo("mish.default", activation_samples(), dtypes=FLOAT),
+    OpInfo("hardsigmoid_.default", inplace_with(activation_samples()), dtypes=FLOAT),
+    OpInfo("mish_.default", inplace_with(activation_samples()), dtypes=FLOAT),
+    OpInfo("mish_backward.default", grad_and_input(), dtypes=FLOAT, grad=False),  # (no derivative in torch either)
+    OpInfo("_prelu_kernel.default", prelu_samples(backward=False), dtypes=FLOAT),
+    OpInfo("_prelu_kernel_backward.default", prelu_samples(backward=True), dtypes=FLOAT),
     OpInfo("where.self", where_samples),
     OpInfo("clamp.default", clamp_samples, dtypes=NUMERIC),
     OpInfo("clamp.Tensor", clamp_tensor_samples, dtypes=NUMERIC),
@@ -2032,6 +2090,8 @@ OP_DB = [
     OpInfo("sqrt_.default", inplace_unary(0.1, 3), dtypes=FLOAT),
     OpInfo("clamp_.default", inplace_with(clamp_samples), dtypes=NUMERIC),
     OpInfo("clamp_min_.default", inplace_with(clamp_bound_samples("min")), dtypes=NUMERIC),
+    OpInfo("clamp_min.Tensor", clamp_min_tensor_samples, dtypes=NUMERIC),
+    OpInfo("clamp_min_.Tensor", inplace_with(clamp_min_tensor_samples), dtypes=NUMERIC),
     OpInfo("leaky_relu_.default", inplace_with(activation_samples((), (0.2,), (-0.5,))), dtypes=FLOAT),
     OpInfo("elu_.default", inplace_with(activation_samples((), (0.5,), (1.2, 2.0, 0.5))), dtypes=FLOAT),
     OpInfo("hardtanh_.default", inplace_with(activation_samples((), (-0.5, 0.75), (0, 2))), dtypes=NUMERIC),
@@ -2064,6 +2124,7 @@ OP_DB = [
     OpInfo("mean.dim", reduction_dim_samples(dtype_kw=True)),
     OpInfo("prod.default", prod_samples),
     OpInfo("norm.Scalar", norm_scalar_samples, dtypes=FLOAT),
+    OpInfo("norm.ScalarOpt_dim", norm_dims_samples, dtypes=FLOAT),
     OpInfo("prod.dim_int", prod_dim_samples),
     OpInfo("amax.default", amax_samples),
     OpInfo("amin.default", amax_samples),

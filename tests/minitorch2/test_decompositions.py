@@ -51,6 +51,18 @@ CASES = {
     "tril.default": lambda: ((_t(2, 3, 5), -1), {}),
     "triu.default": lambda: ((_t(5, 3), 1), {}),
     "softplus_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 8, 1, 3), {}),
+    "hardsigmoid.default": lambda: ((_t(3, 4) * 4,), {}),  # (some beyond -3 and 3)
+    # (float32: ATen's kernel scales by a float 1/6 in every dtype, torch's decomposition by a double one)
+    "hardsigmoid_backward.default": lambda: ((_t(3, 4).float(), _t(3, 4).float() * 4), {}),
+    "mish.default": lambda: ((_t(3, 4) * 4,), {}),
+    "hardsigmoid_.default": lambda: ((_t(3, 4) * 4,), {}),
+    "mish_.default": lambda: ((_t(3, 4) * 4,), {}),
+    "mish_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 4), {}),
+    "_prelu_kernel.default": lambda: ((_t(2, 3, 4), _t(1, 3, 1)), {}),
+    "im2col.default": lambda: ((_t(2, 3, 9, 8), [3, 3], [2, 2], [1, 1], [2, 2]), {}),
+    "rrelu_with_noise_backward.default": lambda: ((_t(3, 4), _t(3, 4), _t(3, 4), 0.1, 0.3, True, False), {}),
+    "col2im.default": lambda: ((_t(27, 12), [9, 8], [3, 3], [2, 2], [1, 1], [2, 2]), {}),
+    "_prelu_kernel_backward.default": lambda: ((_t(2, 3, 4), _t(2, 3, 4), _t(1, 3, 1)), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
     "native_layer_norm.default": lambda: ((_t(2, 3, 4), [4], _t(4), _t(4), 1e-5), {}),
     "t.default": lambda: ((_t(3, 4),), {}),
@@ -144,6 +156,9 @@ CASES = {
     "nan_to_num.default": lambda: ((aten.div.Tensor(_t(3, 4), _t(3, 4) * 0),), {"posinf": 5.0}),
     "linalg_vector_norm.default": lambda: ((_t(3, 4), 3, [1], True), {}),
     "norm.Scalar": lambda: ((_t(3, 4), 3), {}),  # (weight_norm_ops.py: Tensor.norm(p), ATen's composites' op)
+    "norm.ScalarOpt_dim": lambda: ((_t(2, 3, 4), 3, [0, 2], True), {}),  # (pairwise_distance's op)
+    "clamp_min.Tensor": lambda: ((_t(3, 4), _t(4)), {}),
+    "clamp_min_.Tensor": lambda: ((_t(3, 4), _t(4)), {}),
     "_euclidean_dist.default": lambda: ((_t(2, 5, 3), _t(2, 4, 3)), {}),
     "nansum.default": lambda: ((_t(3, 4), [0]), {}),
     "count_nonzero.default": lambda: ((aten.round.default(_t(3, 4)), 1), {}),

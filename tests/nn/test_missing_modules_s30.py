@@ -293,11 +293,8 @@ def test_adaptive_log_softmax_with_loss(head_bias):
             mod.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 4])
 
 
-@pytest.mark.xfail(strict=True, reason="rrelu here is a composite whose training slopes are drawn eagerly with numpy "
-                   "(ATen's CPU kernel's draws); torch.compile records aten.rrelu_with_noise and inductor draws its "
-                   "slopes with Philox inside the kernel, so a compiled training-mode RReLU (ours runs eagerly after "
-                   "a graph break) gets other slopes than torch's compiled one")
 def test_rrelu_training_compiled_as_torch():
+    """(rrelu_with_noise_functional, decomposed for the inductor as torch's: an eager uniform for every element)"""
     import frontend  # reason: the compiler, only this test compiles
 
     x, tx = pair(4, 8, grad=False)

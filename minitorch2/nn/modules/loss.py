@@ -131,20 +131,24 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
-    # (the difference first, as ATen's build evaluates `-target * (input1 - input2)`; its margin is a double, which
-    # promotes integer inputs to the default float dtype)
+    # (the difference first: C++ evaluates `-target * (input1 - input2)` right to left; ATen's margin is a double,
+    # which promotes integer inputs to the default float dtype)
     difference = aten.sub.Tensor(input1, input2)
     loss = aten.add.Scalar(aten.mul.Tensor(aten.neg.default(target), difference), float(margin))
-    return _reduce(aten.clamp_min.default(loss, 0), reduction)
+    return _reduce(aten.clamp_min_.default(loss, 0), reduction)
+
+
+def _scalar_minus(scalar, tensor):
+    """ATen's C++ `scalar - tensor`: a tensor like it filled with the scalar, the tensor subtracted in place."""
+    return aten.sub_.Tensor(aten.fill_.Scalar(aten.empty_like.default(tensor), scalar), tensor)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
-    """margin - x (at least 0) where the target is -1, x where it is 1; a target that is neither adds both."""
+    """margin - x (at least 0) where the target is -1, x where it is 1; a target that is neither adds both.
+    (ATen's composite op for op: the clamp in place, so autograd saves a clone of what it clamps.)"""
     reduction = _reduction(reduction, size_average, reduce)
     zeros = aten.zeros_like.default(input)
-    # (ATen's C++ `margin - self`: a tensor like self filled with the margin, then self subtracted, in self's dtype)
-    margin_minus_input = aten.sub_.Tensor(aten.fill_.Scalar(aten.empty_like.default(input), margin), input)
-    below_margin = aten.clamp_min_.default(margin_minus_input, 0)
+    below_margin = aten.clamp_min_.default(_scalar_minus(margin, input), 0)
     loss = aten.add.Tensor(aten.where.self(aten.ne.Scalar(target, 1), below_margin, zeros),
                            aten.where.self(aten.ne.Scalar(target, -1), input, zeros))
     return _reduce(loss, reduction)
@@ -161,11 +165,11 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
                            f"{_sizes(input1.shape)} and {_sizes(input2.shape)}.")
     dot = aten.sum.dim_IntList(aten.mul.Tensor(input1, input2), [dim])
     squares = [aten.add.Scalar(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [dim]), 1e-12) for x in (input1, input2)]
-    cos = aten.div.Tensor(dot, aten.sqrt.default(aten.mul.Tensor(*squares)))
+    cos = aten.div.Tensor(dot, aten.sqrt_.default(aten.mul.Tensor(*squares)))
     zeros = aten.zeros_like.default(cos)
-    positive = aten.where.self(aten.eq.Scalar(target, 1), aten.rsub.Scalar(cos, 1), zeros)
-    negative = aten.where.self(aten.eq.Scalar(target, -1), aten.clamp_min.default(aten.sub.Scalar(cos, margin), 0),
-                               zeros)
+    one_minus, below_margin = _scalar_minus(1, cos), aten.clamp_min_.default(aten.sub.Scalar(cos, margin), 0)
+    positive = aten.where.self(aten.eq.Scalar(target, 1), one_minus, zeros)
+    negative = aten.where.self(aten.eq.Scalar(target, -1), below_margin, zeros)
     return _reduce(aten.add.Tensor(positive, negative), reduction)
 
 
