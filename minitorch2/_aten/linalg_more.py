@@ -1,7 +1,7 @@
-"""torch.linalg's LU family, triangular and Cholesky solves, eig and Householder products: kernels, meta functions,
-derivative formulas and table rows of linalg_lu_factor_ex, linalg_lu, lu_unpack, linalg_lu_solve,
-linalg_solve_triangular, triangular_solve, cholesky_solve, cholesky_inverse, linalg_eig, linalg_householder_product and
-_linalg_check_errors.
+"""torch.linalg's LU family, triangular and Cholesky solves, eig, Householder products and the matrix exponential:
+kernels, meta functions, derivative formulas and table rows of linalg_lu_factor_ex, linalg_lu, lu_unpack,
+linalg_lu_solve, linalg_solve_triangular, triangular_solve, cholesky_solve, cholesky_inverse, linalg_eig,
+linalg_householder_product, linalg_matrix_exp and _linalg_check_errors.
 
 Runtime layer, coverage surface: table_extra.py appends ROWS; minitorch2/linalg.py (and _functions_extra.py, for the
 torch-level names) composes torch's functions from them as torch's do (lu_factor is linalg_lu_factor_ex then
