@@ -491,4 +491,5 @@ EXPORT_ONLY = {
 # Rows whose decomposition is inductor's alone (torch's core ATen table lacks it, or, fill_, its export never reaches
 # it: functionalized first): export keeps these ops whole.
 INDUCTOR_ONLY = ("var_mean.correction", "round.decimals", "linalg_vector_norm.default", "upsample_bilinear2d.default",
-                 "upsample_trilinear3d.default", "fill_.Scalar", "_native_batch_norm_legit_functional.default", "native_batch_norm.default")
+                 "upsample_trilinear3d.default", "fill_.Scalar", "_native_batch_norm_legit_functional.default", "native_batch_norm.default",
+                 "clamp_min_.Tensor", "rrelu_with_noise_backward.default")
