@@ -365,14 +365,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise RuntimeError(f"Given input with spatial size ({input.shape[-2]}, {input.shape[-1]}), "
                            f"kernel_size={kernel}, dilation={dil}, padding={pads}, calculated shape of the array of "
                            f"sliding blocks as ({blocks[0]}, {blocks[1]}), but its components must be at least one.")
-    _no_integers("im2col_out_cpu", input)
     return aten.im2col.default(input, list(kernel), list(dil), list(pads), list(step))
-
-
-def _no_integers(kernel, input):
-    """im2col's and col2im's dtype dispatch: floating, complex and bool tensors."""
-    if input.dtype.category == 1:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_type_name(input.dtype)}'")
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -391,7 +384,6 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"stride={step}, expected size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
                            f"input.size(2)={input.shape[-1]}.")
-    _no_integers("col2im_out_cpu", input)
     return aten.col2im.default(input, list(size), list(kernel), list(dil), list(pads), list(step))
 
 
