@@ -10,6 +10,8 @@ aten does), casting each load to it; the loop IR below never promotes.
 import functools
 import math
 
+import numpy as np
+
 from minitorch2 import _dtype
 from minitorch2._aten.pow_forms import build_form, scalar_exponent_form
 
@@ -100,6 +102,10 @@ def elementwise(name, compute=None, predicate=False):
     dtype, or with compute="float" in a floating one (integers promote to the default dtype), or with
     compute="bool" on their truth values. A `predicate` (a comparison, isnan) gives bools."""
     def lower(*xs):
+        # (a 16-bit float compares with a number rounded to its dtype, as in eager: torch's inductor rounds it too)
+        if predicate and (half := next(x.dtype for x in xs if is_tensor(x))) in _dtype.HALVES:
+            with np.errstate(over="ignore"):  # (a number past the dtype's range is its inf, as c10 casts it)
+                xs = [float(half.np.type(x)) if type(x) in (int, float) else x for x in xs]
         compute_dtype = float_dtype(*xs) if compute == "float" else _dtype.bool_ if compute == "bool" else None
         result_dtype = _dtype.bool_ if predicate else None
         return pointwise(lambda *vs: op(name, *vs, dtype=result_dtype), *xs, compute_dtype=compute_dtype)
@@ -167,15 +173,14 @@ def where(cond, a, b):
 
 
 def clamp(x, min=None, max=None):
-    def body(*vs):
-        v, rest = vs[0], list(vs[1:])
-        if min is not None:
-            v = op("maximum", v, rest.pop(0))
-        if max is not None:
-            v = op("minimum", v, rest.pop(0))
+    bounded = [(name, bound) for name, bound in (("maximum", min), ("minimum", max)) if bound is not None]
+
+    def body(v, *bounds):
+        for (name, _), bound in zip(bounded, bounds):
+            v = op(name, v, bound)
         return v
 
-    bounds = [b for b in (min, max) if b is not None]
+    bounds = [bound for _, bound in bounded]
     return pointwise(body, x, *bounds, compute_dtype=ir.promote(x, *bounds))
 
 
@@ -211,9 +216,8 @@ def clone(x, memory_format=None):
 
 
 def copy(x, src, non_blocking=False):
-    size = x.get_size()
-    load = broadcast_loader(src, size)
-    return pointwise_node(size, x.dtype, lambda idx: cast(load(idx), x.dtype))
+    load = broadcast_loader(src, x.get_size())
+    return pointwise_node(x.get_size(), x.dtype, lambda idx: cast(load(idx), x.dtype))
 
 
 def identity(x, *args, **kwargs):
@@ -256,9 +260,8 @@ def arange(start, end, step=1, *, dtype, **_):
     length = -L.floordiv(start - end, step) if symbolic else max(0, math.ceil((end - start) / step))
 
     def inner_fn(idx):
-        position = L.IndexValue(idx[0], _dtype.int64 if not dtype.is_floating_point else dtype)
-        return cast(op("add", constant(start, position.dtype), op("mul", position, constant(step, position.dtype))),
-                    dtype)
+        index = L.IndexValue(idx[0], _dtype.int64 if not dtype.is_floating_point else dtype)
+        return cast(op("add", constant(start, index.dtype), op("mul", index, constant(step, index.dtype))), dtype)
 
     return pointwise_node([length], dtype, inner_fn)
 

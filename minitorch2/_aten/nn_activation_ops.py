@@ -1,10 +1,11 @@
-"""hardsigmoid, mish, prelu and rrelu kept whole, as ATen's ops: hardsigmoid / hardsigmoid_backward, mish /
-mish_backward, _prelu_kernel / _prelu_kernel_backward, rrelu_with_noise_functional / rrelu_with_noise_backward, with
-their kernels, metas, derivative formulas and decompositions.
+"""hardsigmoid, mish, prelu, rrelu, softshrink and hardshrink kept whole, as ATen's ops: hardsigmoid /
+hardsigmoid_backward, mish / mish_backward, _prelu_kernel / _prelu_kernel_backward, rrelu_with_noise_functional /
+rrelu_with_noise_backward, softshrink / softshrink_backward, hardshrink / hardshrink_backward, with their kernels,
+metas, derivative formulas and decompositions.
 
 Runtime layer, coverage surface: rows of the op table (table_nn_apart.py) that no stage of the pipeline needs.
-They exist so that a traced graph records what torch's records: F.hardsigmoid, F.mish, F.prelu and F.rrelu each reach one
-ATen op whose derivative is one backward op, and only a backend that decomposes (the inductor's table) sees the
+They exist so that a traced graph (and an eager grad_fn) records what torch's records: each F.* function reaches
+one ATen op whose derivative is one backward op, and only a backend that decomposes (the inductor's table) sees the
 pointwise math, spelled as torch's decompositions spell it. Kernels compute half inputs in float32 (ATen's opmath).
 """
 import numpy as np
@@ -227,3 +228,86 @@ def rrelu_backward_decomposition(grad_output, self, noise, lower, upper, trainin
     if training:
         return aten.mul.Tensor(grad_output, noise)
     return aten.leaky_relu_backward.default(grad_output, self, (lower + upper) / 2, self_is_result)
+
+
+# ---------------------------------------------------------------- softshrink and hardshrink
+def _lambd(lambd, dtype, opmath):
+    """The threshold as ATen's kernel reads it: in float for softshrink's half inputs (opmath), else in the input's
+    own dtype, so a float16 threshold of 0.3 is 0.30005."""
+    return np.dtype(compute_dtype(dtype) if opmath else dtype.np).type(lambd)
+
+
+def _inside(x, lambd):
+    return (x >= -lambd) & (x <= lambd)
+
+
+def _pointwise(kernel):
+    """kernel(*arrays in the computation type, *scalars) -> the op's (kernel, meta), laid out as ATen's
+    TensorIterator lays out its operands (the tensors come first in the signature)."""
+    def tensors_of(args):
+        return [a for a in args if hasattr(a, "dtype") and hasattr(a, "shape")]
+
+    def meta(*args):
+        tensors = tensors_of(args)
+        require_float(tensors[-1], {"softshrink": "softshrink_check"}.get(kernel.__name__, f"{kernel.__name__}_cpu"))
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, tensors[-1].dtype, pointwise_strides(shape, tensors))
+
+    def run(*args):
+        out = meta(*args)
+        tensors = tensors_of(args)
+        with np.errstate(all="ignore"):
+            values = kernel(*(t._np for t in tensors), tensors[-1].dtype, *args[len(tensors):])
+        return with_strides(np.broadcast_to(values, out.shape).astype(out.dtype.np), out.stride())
+
+    return run, meta
+
+
+@_pointwise
+def softshrink(x, dtype, lambd=0.5):
+    x = x.astype(compute_dtype(dtype))
+    lambd = _lambd(lambd, dtype, opmath=True)
+    return np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0))  # (x * 0: -0. and nan stay)
+
+
+@_pointwise
+def hardshrink(x, dtype, lambd=0.5):
+    return np.where(_inside(x, _lambd(lambd, dtype, opmath=False)), 0, x)
+
+
+@_pointwise
+def shrink_backward(grad, x, dtype, lambd):
+    return np.where(_inside(x, _lambd(lambd, dtype, opmath=False)), 0, grad)
+
+
+def softshrink_formula(grad, self, lambd=0.5):
+    return aten.softshrink_backward.default(grad, self, lambd)
+
+
+def hardshrink_formula(grad, self, lambd=0.5):
+    return aten.hardshrink_backward.default(grad, self, lambd)
+
+
+def softshrink_backward_formula(grad, grad_output, self, lambd):
+    """Differentiable in the gradient (the same op again) and zero in the input, as derivatives.yaml says."""
+    return aten.softshrink_backward.default(grad, self, lambd), aten.zeros_like.default(grad)
+
+
+def hardshrink_backward_formula(grad, grad_out, self, lambd):
+    return aten.hardshrink_backward.default(grad, self, lambd), aten.zeros_like.default(grad)
+
+
+def softshrink_decomposition(self, lambd=0.5):
+    outside = aten.gt.Scalar(aten.abs.default(self), lambd)
+    shrunk = aten.sub.Tensor(self, aten.mul.Tensor(aten.sign.default(self), lambd))
+    return aten.where.self(outside, shrunk, aten.mul.Tensor(self, 0))
+
+
+def hardshrink_decomposition(self, lambd=0.5):
+    zero = aten.scalar_tensor.default(0, dtype=self.dtype)
+    return aten.where.self(aten.le.Scalar(aten.abs.default(self), lambd), zero, self)
+
+
+def shrink_backward_decomposition(grad_out, self, lambd):
+    inside = aten.bitwise_and.Tensor(aten.ge.Scalar(self, -lambd), aten.le.Scalar(self, lambd))
+    return aten.where.self(inside, aten.scalar_tensor.default(0, dtype=grad_out.dtype), grad_out)

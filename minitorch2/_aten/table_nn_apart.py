@@ -57,6 +57,15 @@ ROWS = [
     op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
        "int reduction=1) -> Tensor", (), nn_apart_ops.binary_cross_entropy_with_logits,
        f.binary_cross_entropy_with_logits, decomposition=f.binary_cross_entropy_with_logits_decomposition),
+    # softshrink and hardshrink, with their backward ops (nn_activation_ops.py)
+    op("softshrink(Tensor self, Scalar lambd=0.5) -> Tensor", POINTWISE, act.softshrink, act.softshrink_formula,
+       decomposition=act.softshrink_decomposition),
+    op("softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor", (), act.shrink_backward,
+       act.softshrink_backward_formula, decomposition=act.shrink_backward_decomposition),
+    op("hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor", POINTWISE, act.hardshrink, act.hardshrink_formula,
+       decomposition=act.hardshrink_decomposition),
+    op("hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor", (), act.shrink_backward,
+       act.hardshrink_backward_formula, decomposition=act.shrink_backward_decomposition),
     # hardsigmoid, mish and prelu's kernel, each with its backward op (nn_activation_ops.py)
     op("hardsigmoid(Tensor self) -> Tensor", POINTWISE, act.hardsigmoid, act.hardsigmoid_formula,
        decomposition=act.hardsigmoid_decomposition),

@@ -2,9 +2,9 @@
 hardshrink, softshrink, alpha_dropout, gumbel_softmax, pdist, the deprecated upsample_nearest/upsample_bilinear,
 max_pool{1,2}d_with_indices and the in-place activations threshold_, hardtanh_, selu_, celu_.
 
-Runtime layer, coverage surface (re-exported by nn/functional.py). The values and gradients are torch's; an AOT
-trace records hardshrink and softshrink as torch's decompositions spell them (a plain make_fx of torch's records
-the ops themselves, minitorch2's these composites).
+Runtime layer, coverage surface (re-exported by nn/functional.py). The values and gradients are torch's; eager
+hardshrink and softshrink are ATen's ops (nn_activation_ops.py), and an AOT trace records them as torch's
+decompositions spell them (torch registers those at the autograd key, for the Python dispatcher).
 """
 import math
 import warnings
@@ -40,8 +40,7 @@ def hardshrink(input, lambd=0.5):
     read_scalar(lambd, input.dtype, OWN)  # (ATen's kernel: 0 inside [-lambd, lambd], input elsewhere, nan included)
     if python_dispatcher_enabled():  # (an AOT trace records torch's decomposition of the op)
         return minitorch2.where(minitorch2.abs(input) <= lambd, 0, input)
-    inside = minitorch2.logical_and(input >= -lambd, input <= lambd)
-    return minitorch2.where(inside, minitorch2.zeros_like(input), input)
+    return minitorch2.ops.aten.hardshrink.default(input, lambd)
 
 
 def softshrink(input, lambd=0.5):
@@ -52,11 +51,10 @@ def softshrink(input, lambd=0.5):
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {_dtype_title(input.dtype)}, "
                            f"but found {lambd:g}")
-    # (ATen's kernel: input * 0 inside [-lambd, lambd], so -0. and nan stay)
     if python_dispatcher_enabled():  # (an AOT trace records torch's decomposition of the op)
         outside = minitorch2.abs(input) > lambd
         return minitorch2.where(outside, input - minitorch2.sign(input) * lambd, input * 0)
-    return minitorch2.where(input > lambd, input - lambd, minitorch2.where(input < -lambd, input + lambd, input * 0))
+    return minitorch2.ops.aten.softshrink.default(input, lambd)
 
 
 def alpha_dropout(input, p=0.5, training=False, inplace=False):

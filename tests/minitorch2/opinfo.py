@@ -2055,6 +2055,12 @@ OP_DB = [
     OpInfo("col2im.default", col2im_samples, dtypes=FLOAT,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(an unbatched (1, 5, 7) result's size-1 dim: stride 49 in torch's "
                       "meta, 35 on the CPU)", FLOAT)]),
+    OpInfo("softshrink.default", activation_samples((), (0.3,), (1.0,)), dtypes=FLOAT),
+    OpInfo("hardshrink.default", activation_samples((), (0.3,), (1.0,)), dtypes=FLOAT,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(its meta is the decomposition's where(abs(x) <= lambd, 0, x): a "
+                      "transposed (3, 1) input gives stride (1, 3); the CPU kernel keeps (1, 1))", FLOAT)]),
+    OpInfo("softshrink_backward.default", grad_and_input(extra=(0.3,)), dtypes=FLOAT),
+    OpInfo("hardshrink_backward.default", grad_and_input(extra=(0.5,)), dtypes=FLOAT),
     OpInfo("hardsigmoid.default", activation_samples(), dtypes=FLOAT),
     OpInfo("hardsigmoid_backward.default", grad_and_input(low=-5.0, high=5.0), dtypes=FLOAT, grad=False,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta: self)", FLOAT)]),

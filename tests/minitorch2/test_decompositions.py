@@ -51,6 +51,10 @@ CASES = {
     "tril.default": lambda: ((_t(2, 3, 5), -1), {}),
     "triu.default": lambda: ((_t(5, 3), 1), {}),
     "softplus_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 8, 1, 3), {}),
+    "softshrink.default": lambda: ((_t(3, 4), 0.3), {}),
+    "hardshrink.default": lambda: ((_t(3, 4), 0.3), {}),
+    "softshrink_backward.default": lambda: ((_t(3, 4), _t(3, 4), 0.3), {}),
+    "hardshrink_backward.default": lambda: ((_t(3, 4), _t(3, 4), 0.3), {}),
     "hardsigmoid.default": lambda: ((_t(3, 4) * 4,), {}),  # (some beyond -3 and 3)
     # (float32: ATen's kernel scales by a float 1/6 in every dtype, torch's decomposition by a double one)
     "hardsigmoid_backward.default": lambda: ((_t(3, 4).float(), _t(3, 4).float() * 4), {}),
