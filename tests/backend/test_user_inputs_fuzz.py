@@ -47,7 +47,7 @@ SCALAR_OPS = {  # (lib, x, s) -> tensor or tuple; s is a Python number
     "add": lambda L, x, s: x + s, "rsub": lambda L, x, s: s - x, "mul": lambda L, x, s: (x * s, s * x),
     "div": lambda L, x, s: x / s, "rdiv": lambda L, x, s: s / x, "floordiv": lambda L, x, s: x // s,
     "remainder": lambda L, x, s: x % s, "trunc_div": lambda L, x, s: L.div(x, s, rounding_mode="trunc"),
-    "pow": lambda L, x, s: x ** 2 if isinstance(s, bool) else x.abs() ** 2 * s, "compare": lambda L, x, s: (x > s, x == s),
+    "pow": lambda L, x, s: x ** 2 if isinstance(s, bool) else x.abs() ** 2 * s, "compare": lambda L, x, s: (x > s, x == s, x <= s, s < x, x != s),
     "clamp": lambda L, x, s: (x.clamp(min=s), x.clamp(max=s), x.clamp(s, s - 1)), "where": lambda L, x, s: L.where(x > 0, x, s),
     "maximum": lambda L, x, s: (L.maximum(x, L.tensor(s)), L.minimum(x, L.tensor(s))),
     "shift": lambda L, x, s: (x << 3, x >> 9) if not x.is_floating_point() else x * 2,
@@ -64,8 +64,9 @@ SCALAR_OPS = {  # (lib, x, s) -> tensor or tuple; s is a Python number
     # (an in-place fill of a fresh tensor is a fallback call: the wrapper writes s, inf and nan too, into its code)
     "masked_fill": lambda L, x, s: (L.zeros_like(x, dtype=L.float32).masked_fill_(x > 0, s), x.masked_fill(x < 0, s)),
 }
+FLOAT_SCALARS = [0.01, 1 / 3, 0.3, 2.5, -0.5, 4097.0, 1e-8, 7e4, float("inf"), float("nan")]
 SCALARS = st.one_of(st.integers(-3, 3), st.sampled_from([True, False, 127, -128, 255, 1000, -1, 2**31, 2**40]),
-                    st.sampled_from([0.01, 1 / 3, 2.5, -0.5, 4097.0, 1e-8, float("inf"), float("nan")]))
+                    st.sampled_from(FLOAT_SCALARS))
 # checks of eager kernels that torch's inductor does not make either (a Scalar argument's conversion, bool argmax,
 # a kernel's dtype dispatch: abs of bools); for the other errors the compiled expectation is torch.compile's
 EAGER_KERNEL_CHECKS = ("without overflow", "does not support bool input", "not implemented for")
@@ -75,8 +76,10 @@ def values_of(dtype, size, draw):
     if dtype == "bool":
         return np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
     if dtype.startswith("float"):
+        # (and each float scalar rounded to the dtype: where a compiled comparison with the unrounded number differs)
+        near_scalars = np.array(FLOAT_SCALARS, np.float64).astype(dtype).tolist()
         pool = st.one_of(st.floats(-60000, 60000, width=16 if dtype == "float16" else 32),
-                         st.sampled_from([0.0, -0.0, 1.0, -2.5, 65504.0, float("inf"), float("nan")]))
+                         st.sampled_from([0.0, -0.0, 1.0, -2.5, 65504.0, float("inf"), float("nan"), *near_scalars]))
         return np.array(draw(st.lists(pool, min_size=size, max_size=size)), dtype)
     info = np.iinfo(dtype)
     pool = st.one_of(st.integers(int(info.min), int(info.max)), st.sampled_from([int(info.min), int(info.max), 0, 1, -1]))
