@@ -81,7 +81,7 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     mask = [1, input.shape[1], *[1] * (input.dim() - 2)]  # (the channel dim's size, 1 elsewhere)
     axes = [i for i in range(input.dim()) if i != 1]
     mean = _broadcast_to_channels(mean, mask)
-    norm = 1.0 / (math.prod(input.shape) / input.shape[1])
+    norm = 1.0 / (math.prod(input.shape) / input.shape[1]) if input.numel() else math.inf  # (C's 1. / 0: inf)
     grad_output_sum = aten.sum.dim_IntList(grad_out, axes)
     dot_p = aten.sum.dim_IntList(aten.mul.Tensor(grad_out, aten.sub.Tensor(input, mean)), axes)
     grad_mean = _broadcast_to_channels(aten.mul.Tensor(grad_output_sum, norm), mask)

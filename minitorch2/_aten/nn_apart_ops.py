@@ -6,6 +6,8 @@ nn_bce.py. Both reduce their pointwise loss (summed in float64) as ATen's do. Th
 (1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1, each step rounded to
 its tensor's dtype as ATen's composite does, with log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)).
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -52,7 +54,8 @@ mse_loss = (_mse_kernel, _mse_meta)
 
 def _mse_backward_kernel(grad_output, self, target, reduction):
     dtype, _ = _mse_check(self, target)
-    norm = dtype.np.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
+    count = self.numel() if reduction == _MEAN else 1
+    norm = dtype.np.type(2.0 / count if count else math.inf)  # (ATen's 2. / 0 is inf: an empty input's norm)
     diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
     return pointwise_result(norm * diff * grad_output._np.astype(dtype.np), dtype, [self, target, grad_output])
 
