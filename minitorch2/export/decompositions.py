@@ -492,4 +492,5 @@ EXPORT_ONLY = {
 # it: functionalized first): export keeps these ops whole.
 INDUCTOR_ONLY = ("var_mean.correction", "round.decimals", "linalg_vector_norm.default", "upsample_bilinear2d.default",
                  "upsample_trilinear3d.default", "fill_.Scalar", "_native_batch_norm_legit_functional.default", "native_batch_norm.default",
-                 "clamp_min_.Tensor", "rrelu_with_noise_backward.default")
+                 "clamp_min_.Tensor", "rrelu_with_noise_backward.default", "softshrink_backward.default",
+                 "hardshrink_backward.default")
