@@ -36,7 +36,12 @@ NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS if fn not in _numpy_ops.O
 _NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
 _NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
                                                "uint8", "bool")}
-_FROM_NUMPY = {"___from_numpy": minitorch2.from_numpy}  # what NumpyTensorSource calls, reached as a foreign global
+def _tensor_over(value):
+    """The tensor over an ndarray's memory, or over a numpy scalar's 0-d array."""
+    return minitorch2.from_numpy(np.asarray(value))
+
+
+_FROM_NUMPY = {"___from_numpy": _tensor_over}  # what NumpyTensorSource calls, reached as a foreign global
 
 
 def is_numpy_value(value, source):
@@ -44,17 +49,24 @@ def is_numpy_value(value, source):
     then a graph break that names it); an ndarray read from outside the frame."""
     if type(value) is np.ndarray:  # (a negative stride: from_numpy would copy, and writes would miss the array)
         return source is not None and value.dtype in _NDARRAY_INPUT_DTYPES and min(value.strides, default=0) >= 0
+    if isinstance(value, np.number):  # a numpy number read from outside (np.bool_ is a constant)
+        return source is not None and value.dtype in _NDARRAY_INPUT_DTYPES
     return id(value) in NUMPY_FUNCTION_IDS or any(type(value) is t for t in _NUMPY_FUNCTION_TYPES)
 
 
 def wrap_numpy(og, value, source):
     """builder.wrap for what is_numpy_value accepts: a function's tracker (guarded to be the same object), or an
-    ndarray's: a graph input, the tensor over its memory, as Dynamo's (`L_a_`, guarded as `___from_numpy(L['a'])`)."""
-    if type(value) is not np.ndarray:
+    ndarray's: a graph input, the tensor over its memory, as Dynamo's (`L_a_`, guarded as `___from_numpy(L['a'])`).
+    A numpy float is a 0-d array input, as Dynamo's (`np.sqrt(d)` as a scale). A numpy int is the constant it holds,
+    guarded by value: Dynamo's is a 0-d array whose item() sizes the graph, one graph for every value."""
+    if isinstance(value, np.integer):
+        og.guards.add(guards.constant_guard(source, value))
+        return ConstantVariable(int(value), source)
+    if not isinstance(value, (np.ndarray, np.number)):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)
         return NumpyFunctionVariable(value, source)
-    tensor = og.add_graph_input(NumpyTensorSource(source), minitorch2.from_numpy(value))
+    tensor = og.add_graph_input(NumpyTensorSource(source), _FROM_NUMPY["___from_numpy"](value))
     return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
 
 

@@ -133,7 +133,8 @@ def record(og, kind, target, args, kwargs):
 
 
 # What fake tensors cannot run: left to eager
-_LEFT_TO_EAGER = (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException)
+_LEFT_TO_EAGER = (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException,
+                  minitorch2.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode)
 
 
 def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):

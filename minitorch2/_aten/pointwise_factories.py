@@ -20,6 +20,7 @@ def _np(value, dtype):
     """A tensor operand as a numpy array of `dtype`; Python scalars pass through (weakly typed)."""
     if isinstance(value, Tensor):
         return value._np.astype(dtype.np, copy=False)
+    value = value.item() if isinstance(value, np.generic) else value  # (numpy's scalars are weak numbers to ATen)
     if dtype.category == 2 and isinstance(value, bool):
         return float(value)
     if type(value) is int:  # wraps into an integer dtype as c10's Scalar does; numpy would raise OverflowError
@@ -39,9 +40,7 @@ def _float_dtype(dtype):
 
 
 def _ensure_array(result, dtype):
-    if not isinstance(result, np.ndarray) or result.dtype != dtype.np:
-        return np.asarray(result, dtype=dtype.np)
-    return result
+    return np.asarray(result, dtype=dtype.np)  # (an array of that dtype already is returned as it is)
 
 
 def _laid_out(kernel, meta):
