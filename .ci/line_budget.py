@@ -239,6 +239,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/profile_capture.py",
         # torch.autocast blocks inside compiled frames (amp support)
         "frontend/variables/autocast.py",
+        # `with sdpa_kernel(...)` recorded in the graph as Dynamo records it
+        "frontend/variables/sdpa_kernel.py",
         # the forms Dynamo's graphs give a few calls and nodes (addcdiv, F.pad, torch._check, names after locals): printing
         "frontend/variables/dynamo_forms.py",
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
