@@ -16,6 +16,8 @@ flash_attend_sdpa_kernel_compiled.py: Attend with attn_flash=True runs attention
 _GeneratorContextManager); Dynamo records the block in the graph as `_backend_from_string` and `_sdpa_kernel`
 calls, and now so do we (the switches listed in ATen's order, OVERRIDEABLE among them, as
 _cur_sdpa_kernel_backends lists them); a break inside the block re-enters it in the resume function.
+`if self.sdp_context_manager:` of that partial broke the graph too ("truth value of PartialVariable"): a partial
+is true, as any object without __bool__ or __len__.
 The other README models run (alibi and cross-attention XTransformer with a mask, ContinuousTransformerWrapper with
 rel_pos_bias and scalenorm, ContinuousAutoregressiveWrapper, memory tokens, residual attention, qk-norm, xpos,
 sandwich norm, value gating, macaron, dynamic position bias, memory key/values, token shift, scaled sinusoidal
@@ -99,3 +101,29 @@ def test_module_staticmethod_and_classmethod_calls_make_one_graph():
         out = lib.compile(model, backend=counter)(lib.ones(2))
         counts.append((counter.frame_count, counter.op_count, out.tolist()))
     assert counts[1] == counts[0], counts
+
+
+def test_truth_of_a_partial_does_not_break_the_graph():
+    """Attend keeps `functools.partial(sdpa_kernel, backends)`; `if self.partial:` is true, as Python's."""
+    import functools
+
+    import torch
+    import torch._dynamo.testing
+
+    from frontend.testing import CompileCounter
+
+    counts = []
+    for lib, counter in ((torch, torch._dynamo.testing.CompileCounter()), (minitorch2, CompileCounter())):
+        class Maybe(lib.nn.Module):
+            def __init__(self, context):
+                super().__init__()
+                self.context = context
+
+            def forward(self, x):
+                return x + 1 if self.context else x
+
+        attention = lib.nn.attention
+        lib.compile(Maybe(functools.partial(attention.sdpa_kernel, [attention.SDPBackend.MATH])), backend=counter)(
+            lib.ones(2))
+        counts.append((counter.frame_count, counter.op_count))
+    assert counts[1] == counts[0] == (1, 1), counts
