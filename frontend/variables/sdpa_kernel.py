@@ -77,6 +77,6 @@ def _record_switch(output, backends, set_priority):
     output.create_node("call_function", attention._sdpa_kernel, (names, set_priority), {})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reentry(backends, set_priority):  # (one object per arguments: a resume code is cached by it)
     return functools.partial(attention.sdpa_kernel, list(backends), set_priority)
