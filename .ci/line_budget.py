@@ -194,6 +194,8 @@ OUTSIDE_THE_LESSON = {
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
+        # nll_loss2d's forward and backward ops, which F.nll_loss of a (N, C, d1, ...) input calls as ATen's nll_loss_nd
+        "minitorch2/_aten/nll_loss2d.py",
         "minitorch2/_aten/nn_pixel_shuffle.py",
         # a convolution's size checks in ATen's words (output_padding, empty inputs, a transposed output too small)
         "minitorch2/_aten/conv_checks.py",
@@ -237,6 +239,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/profile_capture.py",
         # torch.autocast blocks inside compiled frames (amp support)
         "frontend/variables/autocast.py",
+        # `with sdpa_kernel(...)` recorded in the graph as Dynamo records it
+        "frontend/variables/sdpa_kernel.py",
         # the forms Dynamo's graphs give a few calls and nodes (addcdiv, F.pad, torch._check, names after locals): printing
         "frontend/variables/dynamo_forms.py",
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,

@@ -205,6 +205,7 @@ SLOW_TESTS = (
     "tests/nn/test_probe15_programs.py",
     "tests/nn/test_probe16_programs.py",
     "tests/nn/test_probe17_programs.py",
+    "tests/nn/test_probe18_programs.py",
 )
 
 

@@ -21,14 +21,23 @@ import inspect
 
 import minitorch2
 from minitorch2.amp.autocast_mode import _enter_autocast, _exit_autocast  # (torch's: torch.amp.autocast_mode's)
+from minitorch2.nn.attention import sdpa_kernel
 
 from .base import VariableTracker
 from .constant import ConstantVariable
 
 
+def is_region(value):
+    return value in (minitorch2.autocast, minitorch2.inference_mode, sdpa_kernel) or isinstance(value, minitorch2.autocast)
+
+
 def region_variable(region):
-    """The tracker class for torch.autocast or torch.inference_mode itself, or the maker of one for an autocast
-    object from outside the frame (`@torch.autocast(...)` over a method: its wrapper's `with self:`)."""
+    """The tracker class for torch.autocast, torch.inference_mode or torch.nn.attention.sdpa_kernel itself, or the
+    maker of one for an autocast object from outside the frame (`@torch.autocast(...)` over a method: its wrapper's
+    `with self:`)."""
+    if region is sdpa_kernel:
+        from .sdpa_kernel import SDPAKernelFunctionVariable  # (it builds on this module's exit tracker)
+        return SDPAKernelFunctionVariable
     if isinstance(region, minitorch2.autocast):
         return AutocastVariable.made_outside
     return AutocastVariable if region is minitorch2.autocast else InferenceModeVariable

@@ -17,7 +17,7 @@ from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .dataclass_internals import wrap_other
-from .autocast import region_variable
+from .autocast import is_region, region_variable
 from .base import LazyVariableTracker
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
@@ -129,7 +129,7 @@ def wrap(og, value, source):
         return _by_identity(og, GradModeInstanceVariable, value, source)
     if source is not None and (method := wrap_tensor_method(og, value, source)) is not None:
         return method  # a tensor's method, bound (`m.type` left by a break) or not (`m = Tensor.flip`)
-    if value is minitorch2.autocast or value is minitorch2.inference_mode or isinstance(value, minitorch2.autocast):
+    if is_region(value):  # autocast, inference_mode, sdpa_kernel: blocks recorded in the graph
         return _by_identity(og, region_variable(value), value, source)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)

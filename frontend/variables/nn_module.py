@@ -4,6 +4,8 @@ Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is n
 `type(module).forward`, `self.weight` is a graph input (`L_self_modules_fc_parameters_weight_`), the module is guarded
 by its type (a class's instances share a graph: guarded_module), and loops over ModuleList and Sequential unroll.
 """
+import inspect
+
 import minitorch2
 
 from ..exc import Unsupported
@@ -11,6 +13,7 @@ from ..source import AttrSource, attr_source, module_member_source
 from .base import LazyVariableTracker, VariableTracker
 from .functions import UserFunctionVariable, UserMethodVariable
 from .nn_module_walks import DICTS, container_slice, inlined_call, is_walk, module_dict_contains, walk
+from .user_protocols import class_member
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
@@ -44,11 +47,13 @@ class NNModuleVariable(VariableTracker):
         if is_walk(m, name):  # modules(), named_parameters(), state_dict(), __dict__... (nn_module_walks.py)
             return walk(tx, self, name)
         try:
-            attr = getattr(type(m), name)
+            attr = inspect.getattr_static(type(m), name)  # (`self.f(...)` of a staticmethod binds no self)
         except AttributeError:
             raise Unsupported(f"{type(m).__name__} has no attribute {name!r}", "unsupported_attr") from None
         if isinstance(attr, property):
             return UserFunctionVariable(attr.fget).call_function(tx, [], {}, self_var=self)
+        if isinstance(attr, (classmethod, staticmethod)):
+            return class_member(tx, type(m), attr, source=self.source and AttrSource(self.source, name))
         if callable(attr) and hasattr(attr, "__code__"):  # (a decorated method's closure: read through its source)
             source = attr.__closure__ and self.source and AttrSource(attr_source(self.source, name), "__func__")
             return UserMethodVariable(UserFunctionVariable(attr, source), self)

@@ -90,6 +90,9 @@ class PartialVariable(VariableTracker):
         super().__init__(source)
         self.fn, self.args, self.kwargs = fn, list(args), dict(kwargs)
 
+    def truth(self, tx):  # (`if self.fn:` of a partial: true, as any object without __bool__ or __len__)
+        return True
+
     def python_type(self):
         return functools.partial
 

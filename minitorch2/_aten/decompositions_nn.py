@@ -66,23 +66,21 @@ def _where_zero(condition, value):
     return aten.where.self(condition, value, aten.scalar_tensor.default(0, dtype=value.dtype))
 
 
-def _checked_targets(self, target, weight):
-    """The op's meta checks (shapes, dtypes), then the targets as gather and scatter index with them: uint8
-    targets, which nll_loss takes, become int64."""
-    _nll_check(self, target, weight)
+def _checked_targets(self, target, weight, check):
+    """The op's meta checks (`check`: shapes, nll_loss2d's for its 4-d form; dtypes), then the targets as gather
+    and scatter index with them: uint8 targets, which nll_loss takes, become int64."""
+    check(self, target, weight)
     _nll_dtypes(self, target, weight, "nll_loss_out_frame")
     return prims.convert_element_type.default(target, _dtype.int64) if target.dtype is _dtype.uint8 else target
 
 
-def nll_loss_forward(self, target, weight, reduction, ignore_index):
+def nll_loss_forward(self, target, weight, reduction, ignore_index, check=_nll_check):
     """-self[i, target[i]] per row, 0 where target is ignore_index; summed, or averaged over the rows kept
     (weighted by weight[target] when given)."""
-    if self.dim() not in (1, 2) or target.dim() > 1:
-        return NotImplemented
-    target = _checked_targets(self, target, weight)
+    target = _checked_targets(self, target, weight, check)
     channel_dim = 0 if self.dim() < 2 else 1
     if weight is not None:
-        weight_view = aten.view.default(weight, [1, weight.shape[0]]) if self.dim() > 1 else weight
+        weight_view = aten.view.default(weight, [1, weight.shape[0]] + [1] * (self.dim() - 2)) if self.dim() > 1 else weight
         self = aten.mul.Tensor(self, weight_view)
     safe_target = aten.unsqueeze.default(_where_zero(aten.ne.Scalar(target, ignore_index), target), channel_dim)
     negated = aten.neg.default(aten.squeeze.dim(aten.gather.default(self, channel_dim, safe_target), channel_dim))
@@ -104,11 +102,9 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     return result, total_weight
 
 
-def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight, check=_nll_check):
     """-grad at each row's target class (scaled by weight, / total_weight for mean), a one-hot scatter."""
-    if self.dim() not in (1, 2) or target.dim() > 1:
-        return NotImplemented
-    target = _checked_targets(self, target, weight)
+    target = _checked_targets(self, target, weight, check)
     channel_dim = 0 if self.dim() < 2 else 1
     if reduction == MEAN:
         grad_output = aten.div.Tensor(grad_output, total_weight)

@@ -11,7 +11,12 @@ derivative formulas in nn_more_formulas.py. The other layers beyond the core set
 more activations) are composites of existing rows (nn/_functional_more.py).
 """
 from . import grid_sampler_3d as gs3
-from . import nn_group_norm as gn, nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps, weight_norm_ops
+from . import nll_loss2d as nll2d
+from . import nn_group_norm as gn
+from . import nn_more_formulas as f
+from . import nn_more_ops as k
+from . import nn_pixel_shuffle as ps
+from . import weight_norm_ops
 
 FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
 
@@ -25,6 +30,13 @@ def rows(op, inplace):
            "SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", ("core",),
            gn.native_group_norm_backward, f.not_implemented("native_group_norm_backward"),
            decomposition=gn.native_group_norm_backward_decomposition),
+        op("nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
+           "-> (Tensor output, Tensor total_weight)", (), nll2d.nll_loss2d_forward, nll2d.forward_formula,
+           grad_fn="NllLoss2DBackward0", output_differentiability=(True, False),
+           decomposition=nll2d.forward_decomposition),
+        op("nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, "
+           "SymInt ignore_index, Tensor total_weight) -> Tensor", (), nll2d.nll_loss2d_backward, nll2d.backward_formula,
+           decomposition=nll2d.backward_decomposition),
         op("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", (), ps.pixel_shuffle, ps.pixel_shuffle_backward,
            decomposition=ps.pixel_shuffle_decomposition),
         op("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", (), ps.pixel_unshuffle,

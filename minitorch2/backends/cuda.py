@@ -9,7 +9,7 @@ class _MatmulFlags:
 
 
 matmul = _MatmulFlags()
-_SDP_ENABLED = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
+_SDP_ENABLED = {"cudnn": True, "flash": True, "mem_efficient": True, "math": True, "overrideable": True}  # (ATen's order)
 
 
 def is_built():

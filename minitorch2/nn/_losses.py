@@ -39,14 +39,24 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise ValueError(
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]})."
         )
-    if input.dim() > 2:  # (N, C, d1, ...) as BERT's masked-LM loss over logits.transpose(1, 2): one loss a position
-        n, c, positions = input.shape[0], input.shape[1], list(input.shape[2:])
-        if list(target.shape) != [n, *positions]:
-            raise RuntimeError(f"Expected target size {[n, *positions]}, got {list(target.shape)}")
-        flat = input.reshape(n, c, -1).transpose(1, 2).reshape(-1, c)
-        loss = aten.nll_loss_forward.default(flat, target.reshape(-1), weight, _REDUCTIONS[reduction], ignore_index)[0]
-        return loss.reshape(target.shape) if reduction == "none" else loss
+    if input.dim() > 2:  # (N, C, d1, ...) as a language model's loss over logits.transpose(1, 2)
+        return _nll_loss_nd(input, target, weight, _REDUCTIONS[reduction], ignore_index)
     return aten.nll_loss_forward.default(input, target, weight, _REDUCTIONS[reduction], ignore_index)[0]
+
+
+def _nll_loss_nd(input, target, weight, reduction, ignore_index):
+    """ATen's nll_loss_nd past two dims: nll_loss2d of a 4-d input; any other (N, C, d1, ...) made contiguous and
+    viewed as (N, C, 1, d1*...) with its target as (N, 1, d1*...), the unreduced loss viewed back."""
+    if input.dim() == 4:
+        return aten.nll_loss2d_forward.default(input, target, weight, reduction, ignore_index)[0]
+    n, c, positions = input.shape[0], input.shape[1], list(input.shape[2:])
+    if list(target.shape[1:]) != positions:
+        raise RuntimeError(f"Expected target size {[n, *positions]}, got {list(target.shape)}")
+    input, target = input.contiguous(), target.contiguous()
+    input = aten.view.default(input, [n, c, 1, -1] if input.numel() else [n, c, 0, 0])
+    target = aten.view.default(target, [n, 1, -1] if target.numel() else [n, 0, 0])
+    loss = aten.nll_loss2d_forward.default(input, target, weight, reduction, ignore_index)[0]
+    return aten.view.default(loss, [n, *positions]) if reduction == _REDUCTIONS["none"] else loss
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",

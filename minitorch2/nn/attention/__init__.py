@@ -8,7 +8,6 @@ as torch's does.
 """
 import contextlib
 import enum
-from collections.abc import Iterable
 
 from ...backends import cuda as _switches
 
@@ -29,24 +28,35 @@ class SDPBackend(enum.Enum):
         return self.value
 
 
-_SWITCH = {SDPBackend.MATH: "math", SDPBackend.FLASH_ATTENTION: "flash",
-           SDPBackend.EFFICIENT_ATTENTION: "mem_efficient", SDPBackend.CUDNN_ATTENTION: "cudnn"}
+_SWITCH = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+           "mem_efficient": SDPBackend.EFFICIENT_ATTENTION, "math": SDPBackend.MATH,
+           "overrideable": SDPBackend.OVERRIDEABLE}  # (the switches in ATen's order)
 
 
 def _cur_sdpa_kernel_backends(with_priority=False):
-    return [backend for backend, name in _SWITCH.items() if _switches._SDP_ENABLED[name]]
+    return [backend for name, backend in _SWITCH.items() if _switches._SDP_ENABLED[name]]
+
+
+def _backend_from_string(name):
+    """SDPBackend by its name: how a compiled graph spells a backend (torch.compile records these calls)."""
+    return getattr(SDPBackend, name)
+
+
+def _sdpa_kernel(backends, set_priority=False):
+    """Turn on exactly `backends`' switches; a compiled graph calls this where the block starts and ends."""
+    _switches._SDP_ENABLED.update({name: backend in backends for name, backend in _SWITCH.items()})
 
 
 @contextlib.contextmanager
 def sdpa_kernel(backends, set_priority=False):
-    """Within the block only `backends` (one SDPBackend or an iterable of them) may run attention."""
-    chosen = [backends] if isinstance(backends, SDPBackend) else list(backends) if isinstance(backends, Iterable) \
-        else None
-    if chosen is None or not all(isinstance(b, SDPBackend) for b in chosen):
-        raise AssertionError("Backend must be an instance of SDPBackend or a list of SDPBackend instances")
-    before = dict(_switches._SDP_ENABLED)
-    _switches._SDP_ENABLED.update({name: backend in chosen for backend, name in _SWITCH.items()})
+    """Within the block only `backends` (one SDPBackend or a list of them) may run attention."""
+    if not isinstance(backends, (list, SDPBackend)):
+        raise AssertionError(f"Backend must be an instance of SDPBackend or a list of SDPBackend instances, got "  # noqa: TRY004 (torch's class)
+                             f"{type(backends).__name__}")
+    backends = list(dict.fromkeys([backends] if isinstance(backends, SDPBackend) else backends))
+    previous = _cur_sdpa_kernel_backends(with_priority=set_priority)
     try:
+        _sdpa_kernel(backends, set_priority)
         yield {}
     finally:
-        _switches._SDP_ENABLED.update(before)
+        _sdpa_kernel(previous, set_priority)
