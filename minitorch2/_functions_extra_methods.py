@@ -113,6 +113,8 @@ def resize_(self, *sizes, memory_format=None):
                                                                      for m in current_modes()):
         return _adopt(self, aten.as_strided.default(self, list(shape), list(contiguous_strides(shape))))
     _refuse_fake(self, "resize_")
+    if any(size < 0 for size in shape):  # (ATen's storage size, counted from the negative size, overflows)
+        raise RuntimeError("numel: integer multiplication overflow")
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):

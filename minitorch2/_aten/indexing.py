@@ -12,7 +12,8 @@ from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
 from .index_checks import index_add_reads_indices, check_index_dtype, check_indices
 from .memory import _dtype_title, written_meta
-from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
+from .meta_util import (broadcast_shapes, c_order, fake_empty, new_tensor_shape, preserve_format_strides, with_strides,
+                        wrap_dim)
 
 
 def _index_arrays(self, indices, values=None):
@@ -283,15 +284,11 @@ def _cat_shape(tensors, dim):
         if t.dim() == 1 and t.shape[0] == 0:
             continue
         if t.dim() != ref.dim():
-            raise RuntimeError(
-                f"Tensors must have same number of dimensions: got {ref.dim()} and {t.dim()}"
-            )
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.dim()} and {t.dim()}")
         for k in range(ref.dim()):
             if k != d and t.shape[k] != ref.shape[k]:
-                raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref.shape[k]} but got size "
-                    f"{t.shape[k]} for tensor number {i} in the list."
-                )
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size {ref.shape[k]} "
+                                   f"but got size {t.shape[k]} for tensor number {i} in the list.")
         total += t.shape[d]
     shape = list(ref.shape)
     shape[d] = total
@@ -358,7 +355,7 @@ new_full, new_ones = _with_self_dtype(factories.full), _with_self_dtype(factorie
 
 
 def _new_empty_strided_kernel(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return with_strides(np.empty(tuple(size), (dtype or self.dtype).np), stride)
+    return with_strides(np.empty(new_tensor_shape(size, dtype or self.dtype), (dtype or self.dtype).np), stride)
 
 
 def _new_empty_strided_meta(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):

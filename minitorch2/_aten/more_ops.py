@@ -505,11 +505,19 @@ linspace = (_linspace_kernel, _linspace_meta)
 
 
 def _eye_kernel(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.eye(n, n if m is None else m, dtype=(dtype or _dtype.get_default_dtype()).np)
+    return np.eye(*_eye_shape(n, m), dtype=(dtype or _dtype.get_default_dtype()).np)
 
 
 def _eye_meta(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty((n, n if m is None else m), dtype or _dtype.get_default_dtype())
+    return fake_empty(_eye_shape(n, m), dtype or _dtype.get_default_dtype())
+
+
+def _eye_shape(n, m):
+    m = n if m is None else m
+    for name, size in (("n", n), ("m", m)):
+        if size < 0:  # (ATen's check; numpy's would be a ValueError)
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
+    return n, m
 
 
 eye = (_eye_kernel, _eye_meta)
