@@ -1,0 +1,133 @@
+"""Hypothesis strategy for compiled module instances: one user nn.Module class, several instances, one call sequence.
+
+`module_programs()` draws the source of a module defining `Net` (a user nn.Module) and `scenario(compile, x)`.
+Net's members are drawn from Linear (bias=None sometimes), LayerNorm, Embedding, a ModuleList, a ModuleDict and
+a Sequential; its forward reads int / float / str / bool attributes and a config object, branches on
+`self.training`, loops over the ModuleList, walks `self.parameters()`, and looks for members some instances add
+later (a buffer, a submodule named `a-b`). scenario builds several instances that differ as users' instances do
+(another attribute value, another list length, a tied weight, a forward hook or pre-hook on one instance, eval(),
+an odd member added with add_module, a buffer registered), compiles either each model (`compile(m)`) or one
+`lambda m, x: m(x)`, and calls them in a drawn order, changing instances between calls (a parameter replaced or
+frozen, a buffer registered, an attribute written, a hook added, eval()) and calling the first again at the end.
+It returns the outputs and the instances, so the test compares values and the gradients of every parameter.
+
+The text is written against `torch`, as program_gen_classes.py's is, so one source runs on minitorch2 and on
+torch; `compile` is the harness's (torch.compile / minitorch2.compile with a counter, or the identity for eager).
+"""
+from hypothesis import strategies as st
+
+PRELUDE = '''class Config:
+    def __init__(self, k):
+        self.k = k
+
+
+SHARED = Config(2)
+
+
+def seed(m, k):
+    with torch.no_grad():
+        for i, p in enumerate(m.parameters()):
+            p.copy_((torch.arange(p.numel(), dtype=torch.float32) * (0.37 + 0.11 * (i + k))).sin().reshape(p.shape))
+    return m
+'''
+
+# member name -> (constructor line, forward lines); `{bias}` and the arguments are Net's __init__ parameters
+MEMBERS = {
+    "norm": ("self.norm = torch.nn.LayerNorm(4)", ["h = self.norm(h)"]),
+    "emb": ("self.emb = torch.nn.Embedding(5, 4)", ["h = h + self.emb(torch.arange(h.shape[0]) % 5)"]),
+    "layers": ("self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(depth)])",
+               ["for layer in self.layers:", "    h = layer(h).tanh()"]),
+    "heads": ("self.heads = torch.nn.ModuleDict({name: torch.nn.Linear(4, 4, bias=bias) for name in heads})",
+              ["h = sum(head(h) for head in self.heads.values()) / len(self.heads)"]),
+    "seq": ("self.seq = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 4))",
+            ["h = self.seq(h)"]),
+}
+# attribute reads of forward: (lines)
+READS = {
+    "scale": ["h = h * self.scale"],
+    "k": ["h = h + self.k"],
+    "mode": ["h = h.tanh() if self.mode == 'tanh' else h.sigmoid()"],
+    "flag": ["if self.flag:", "    h = h - 1"],
+    "cfg": ["h = h * self.cfg.k"],
+    "training": ["h = h * 2 if self.training else h - 0.5"],
+    "walk": ["h = h + sum(p.sum() for p in self.parameters()) * 0.01"],
+    "shift": ["if hasattr(self, 'shift'):", "    h = h + self.shift"],
+    "odd": ["if hasattr(self, 'a-b'):", "    h = getattr(self, 'a-b')(h)"],
+}
+# constructor arguments an instance may change, with the values drawn
+ARGUMENTS = {"depth": [0, 1, 2, 3], "scale": [0.5, 1.0, 2.5], "k": [1, 2, 3], "mode": ["'tanh'", "'sigmoid'"],
+             "flag": [True, False], "cfg": ["SHARED", "Config(2)", "Config(3)"], "bias": [True, False],
+             "heads": ["('a', 'b')", "('a',)", "('b', 'a', 'c')"]}
+DEFAULTS = {"depth": 2, "scale": 1.0, "k": 1, "mode": "'tanh'", "flag": True, "cfg": "SHARED", "bias": True,
+            "heads": "('a', 'b')"}
+
+# changes made to an instance before it is seeded (the structure) or between calls
+BUILD_CHANGES = {
+    "tie": "{m}.out.weight = {m}.inp.weight",
+    "hook": "{m}.register_forward_hook(lambda mod, args, out: out * 3)",
+    "pre_hook": "{m}.register_forward_pre_hook(lambda mod, args: (args[0] + 1,))",
+    "sub_hook": "{m}.out.register_forward_hook(lambda mod, args, out: out - 2)",
+    "eval": "{m}.eval()",
+    "odd": "{m}.add_module('a-b', torch.nn.Linear(4, 4))",
+    "shift": "{m}.register_buffer('shift', torch.full((4,), 0.5))",
+}
+LATE_CHANGES = {
+    "freeze": "{m}.inp.weight.requires_grad_(False)",
+    "replace": "{m}.inp.weight = torch.nn.Parameter({m}.inp.weight.detach() * 2)",
+    "shift": "{m}.register_buffer('shift', torch.full((4,), -1.0))",
+    "scale": "{m}.scale = {m}.scale + 1",
+    "hook": "{m}.register_forward_hook(lambda mod, args, out: out + 1)",
+    "eval": "{m}.eval()",
+    "train": "{m}.train()",
+}
+
+
+def _net_class(members, reads):
+    init = ["class Net(torch.nn.Module):",
+            "    def __init__(self, " + ", ".join(f"{k}={v}" for k, v in DEFAULTS.items()) + "):",
+            "        super().__init__()",
+            "        self.inp = torch.nn.Linear(4, 4, bias=bias)",
+            "        self.out = torch.nn.Linear(4, 4, bias=False)",
+            "        self.scale, self.k, self.mode, self.flag, self.cfg = scale, k, mode, flag, cfg"]
+    init += ["        " + MEMBERS[name][0] for name in members]
+    forward = ["    def forward(self, x):", "        h = self.inp(x)"]
+    body = [line for name in members for line in MEMBERS[name][1]] + [line for name in reads for line in READS[name]]
+    forward += ["        " + line for line in body] + ["        return self.out(h)"]
+    return "\n".join(init) + "\n\n" + "\n".join(forward) + "\n"
+
+
+@st.composite
+def module_programs(draw, max_instances=4):
+    """Source of PRELUDE, Net and `scenario(compile, x)` returning (outputs, instances)."""
+    members = draw(st.lists(st.sampled_from(sorted(MEMBERS)), unique=True, max_size=3))
+    reads = draw(st.lists(st.sampled_from(sorted(READS)), unique=True, min_size=1, max_size=4))
+    count = draw(st.integers(2, max_instances))
+    lines = ["def scenario(compile, x):"]
+    reads_late = set()
+    for i in range(count):
+        changed = {}
+        if i:
+            for name in draw(st.lists(st.sampled_from(sorted(ARGUMENTS)), unique=True, max_size=2)):
+                changed[name] = draw(st.sampled_from(ARGUMENTS[name]))
+        lines.append(f"    m{i} = Net(" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")")
+        if i:
+            for change in draw(st.lists(st.sampled_from(sorted(BUILD_CHANGES)), unique=True, max_size=2)):
+                lines.append("    " + BUILD_CHANGES[change].format(m=f"m{i}"))
+                reads_late.update({"odd", "shift"} & {change})
+        lines.append(f"    seed(m{i}, {i})")
+    if draw(st.booleans()):
+        lines += ["    compiled = {}", "", "    def call(m, x):", "        if id(m) not in compiled:",
+                  "            compiled[id(m)] = compile(m)", "        return compiled[id(m)](x)", ""]
+    else:
+        lines.append("    call = compile(lambda m, x: m(x))")
+    lines.append("    outs = []")
+    calls = [0, *draw(st.permutations(range(1, count))), 0]
+    for position, i in enumerate(calls):
+        lines.append(f"    outs.append(call(m{i}, x))")
+        if 0 < position < len(calls) - 1 and draw(st.integers(0, 3)) == 0:
+            change = draw(st.sampled_from(sorted(LATE_CHANGES)))
+            lines.append("    " + LATE_CHANGES[change].format(m=f"m{draw(st.integers(0, count - 1))}"))
+            reads_late.update({"shift"} & {change})
+    lines.append("    return outs, [" + ", ".join(f"m{i}" for i in range(count)) + "]")
+    reads = reads + sorted(reads_late - set(reads))
+    return PRELUDE + "\n\n" + _net_class(members, reads) + "\n\n" + "\n".join(lines) + "\n"
