@@ -1,15 +1,17 @@
 """Hypothesis strategy for compiled module instances: one user nn.Module class, several instances, one call sequence.
 
 `module_programs()` draws the source of a module defining `Net` (a user nn.Module) and `scenario(compile, x)`.
-Net's members are drawn from Linear (bias=None sometimes), LayerNorm, Embedding, a ModuleList, a ModuleDict and
-a Sequential; its forward reads int / float / str / bool attributes and a config object, branches on
-`self.training`, loops over the ModuleList, walks `self.parameters()`, and looks for members some instances add
-later (a buffer, a submodule named `a-b`). scenario builds several instances that differ as users' instances do
-(another attribute value, another list length, a tied weight, a forward hook or pre-hook on one instance, eval(),
-an odd member added with add_module, a buffer registered), compiles either each model (`compile(m)`) or one
-`lambda m, x: m(x)`, and calls them in a drawn order, changing instances between calls (a parameter replaced or
-frozen, a buffer registered, an attribute written, a hook added, eval()) and calling the first again at the end.
-It returns the outputs and the instances, so the test compares values and the gradients of every parameter.
+Net's members are drawn from Linear (bias=None sometimes), LayerNorm, Embedding, BatchNorm1d, a ModuleList
+(looped over, or indexed), a ModuleDict and a Sequential (called, or sliced); its forward reads int / float / str /
+bool attributes and a config object, branches on `self.training`, walks `self.parameters()`, and looks for members
+some instances add later (a buffer, a submodule named `a-b`). scenario builds several instances that differ as
+users' instances do (another attribute value, another list length, a tied weight, a forward hook, pre-hook or
+with_kwargs pre-hook on one instance or on its submodule, eval(), an odd member added with add_module, a buffer
+registered), compiles either each model (`compile(m)`) or one `lambda m, x: m(x)`, and calls them in a drawn
+order, on batches of drawn sizes, changing instances between calls (a parameter replaced or frozen, the whole model
+frozen, a buffer registered, an attribute or the shared config written, a hook added or every hook removed through
+its handle, eval() / train()) and calling the first again at the end. It returns the outputs and the instances, so
+the test compares values, the gradients of every parameter and the buffers.
 
 The text is written against `torch`, as program_gen_classes.py's is, so one source runs on minitorch2 and on
 torch; `compile` is the harness's (torch.compile / minitorch2.compile with a counter, or the identity for eager).
@@ -41,7 +43,14 @@ MEMBERS = {
               ["h = sum(head(h) for head in self.heads.values()) / len(self.heads)"]),
     "seq": ("self.seq = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 4))",
             ["h = self.seq(h)"]),
+    "seq_slice": ("self.seq = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 4))",
+                  ["h = self.seq[:2](h) + self.seq[-1](h)"]),
+    "last_layer": ("self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(depth)])",
+                   ["if len(self.layers):", "    h = self.layers[-1](h) + self.layers[0](h)"]),
+    "batch_norm": ("self.bn = torch.nn.BatchNorm1d(4)", ["h = self.bn(h)"]),
 }
+# members two choices build the same way (only one of them is drawn)
+SAME_MEMBER = {"seq": "seq_slice", "seq_slice": "seq", "layers": "last_layer", "last_layer": "layers"}
 # attribute reads of forward: (lines)
 READS = {
     "scale": ["h = h * self.scale"],
@@ -64,9 +73,11 @@ DEFAULTS = {"depth": 2, "scale": 1.0, "k": 1, "mode": "'tanh'", "flag": True, "c
 # changes made to an instance before it is seeded (the structure) or between calls
 BUILD_CHANGES = {
     "tie": "{m}.out.weight = {m}.inp.weight",
-    "hook": "{m}.register_forward_hook(lambda mod, args, out: out * 3)",
-    "pre_hook": "{m}.register_forward_pre_hook(lambda mod, args: (args[0] + 1,))",
-    "sub_hook": "{m}.out.register_forward_hook(lambda mod, args, out: out - 2)",
+    "hook": "HANDLES.append({m}.register_forward_hook(lambda mod, args, out: out * 3))",
+    "pre_hook": "HANDLES.append({m}.register_forward_pre_hook(lambda mod, args: (args[0] + 1,)))",
+    "kw_pre_hook": "{m}.register_forward_pre_hook(lambda mod, args, kwargs: ((args[0] * 2,), kwargs), "
+                   "with_kwargs=True)",
+    "sub_hook": "HANDLES.append({m}.out.register_forward_hook(lambda mod, args, out: out - 2))",
     "eval": "{m}.eval()",
     "odd": "{m}.add_module('a-b', torch.nn.Linear(4, 4))",
     "shift": "{m}.register_buffer('shift', torch.full((4,), 0.5))",
@@ -79,7 +90,16 @@ LATE_CHANGES = {
     "hook": "{m}.register_forward_hook(lambda mod, args, out: out + 1)",
     "eval": "{m}.eval()",
     "train": "{m}.train()",
+    "unhook": "[handle.remove() for handle in HANDLES]",
+    "frozen": "{m}.requires_grad_(False)",
+    "k": "{m}.k = {m}.k * 2",
+    "mode": "{m}.mode = 'sigmoid'",
+    "cfg": "{m}.cfg.k = {m}.cfg.k + 1",
 }
+
+
+# what a call passes: the input, or a batch of another size (a recompile, dynamic as Dynamo's automatic dynamic)
+CALL_INPUTS = ["x", "x", "x", "x[:1]", "torch.cat([x, x])"]
 
 
 def _net_class(members, reads):
@@ -100,9 +120,10 @@ def _net_class(members, reads):
 def module_programs(draw, max_instances=4):
     """Source of PRELUDE, Net and `scenario(compile, x)` returning (outputs, instances)."""
     members = draw(st.lists(st.sampled_from(sorted(MEMBERS)), unique=True, max_size=3))
+    members = [m for i, m in enumerate(members) if SAME_MEMBER.get(m) not in members[:i]]
     reads = draw(st.lists(st.sampled_from(sorted(READS)), unique=True, min_size=1, max_size=4))
     count = draw(st.integers(2, max_instances))
-    lines = ["def scenario(compile, x):"]
+    lines = ["def scenario(compile, x):", "    HANDLES = []"]
     reads_late = set()
     for i in range(count):
         changed = {}
@@ -123,7 +144,8 @@ def module_programs(draw, max_instances=4):
     lines.append("    outs = []")
     calls = [0, *draw(st.permutations(range(1, count))), 0]
     for position, i in enumerate(calls):
-        lines.append(f"    outs.append(call(m{i}, x))")
+        batch = draw(st.sampled_from([a for a in CALL_INPUTS if a != "x[:1]" or "batch_norm" not in members]))
+        lines.append(f"    outs.append(call(m{i}, {batch}))")
         if 0 < position < len(calls) - 1 and draw(st.integers(0, 3)) == 0:
             change = draw(st.sampled_from(sorted(LATE_CHANGES)))
             lines.append("    " + LATE_CHANGES[change].format(m=f"m{draw(st.integers(0, count - 1))}"))

@@ -2,8 +2,8 @@
 
 Each drawn source is exec'd four times, each in a namespace of its own: torch eager, torch.compile with
 torch._dynamo.testing.CompileCounter, minitorch2 compiled with frontend.testing.CompileCounter, and minitorch2
-eager. The outputs of every call, the input's gradient and the gradients of every instance's parameters (after one
-backward over all outputs) must equal torch eager's, compiled or not: ours is never wrong. frame_count and op_count
+eager. The outputs of every call, the input's gradient, the gradients of every instance's parameters (after one
+backward over all outputs) and its buffers must equal torch eager's, compiled or not: ours is never wrong. frame_count and op_count
 must equal Dynamo's, except where Dynamo's own values differ from eager's: there Dynamo shares a graph it should
 not (an instance hooked or tied where the first was not, docs/architecture.md's list), and ours recompiling is the
 right answer.
@@ -37,7 +37,8 @@ def _run(source, lib, compile):
     outs, models = namespace["scenario"](compile, x)
     sum(o.sum() for o in outs).backward()
     grads = [[_plain(p.grad) for p in m.parameters()] for m in models]
-    return [_plain(o) for o in outs], _plain(x.grad), grads
+    buffers = [[_plain(b) for b in m.buffers()] for m in models]
+    return [_plain(o) for o in outs], _plain(x.grad), grads, buffers
 
 
 def compile_source(source):
@@ -65,7 +66,7 @@ def check_module_program(source):
     ours = _run(source, minitorch2, lambda fn: minitorch2.compile(fn, backend=ours_counter))
     ours_eager = _run(source, minitorch2, lambda fn: fn)
     for name, got in (("minitorch2 eager", ours_eager), ("minitorch2 compiled", ours)):
-        for part, a, b in zip(("outputs", "x.grad", "parameter grads"), got, eager):
+        for part, a, b in zip(("outputs", "x.grad", "parameter grads", "buffers"), got, eager):
             assert _same(a, b), f"{name}: {part} differ from torch eager's"
     counts, theirs_counts = ((c.frame_count, c.op_count) for c in (ours_counter, theirs_counter))
     if all(map(_same, dynamo, eager)) and not TIED.search(source):
