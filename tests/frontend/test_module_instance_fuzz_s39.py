@@ -3,12 +3,13 @@
 Each drawn source is exec'd four times, each in a namespace of its own: torch eager, torch.compile with
 torch._dynamo.testing.CompileCounter, minitorch2 compiled with frontend.testing.CompileCounter, and minitorch2
 eager. The outputs of every call, the input's gradient, the gradients of every instance's parameters (after one
-backward over all outputs) and its buffers must equal torch eager's, compiled or not: ours is never wrong. frame_count and op_count
-must equal Dynamo's, except where Dynamo's own values differ from eager's: there Dynamo shares a graph it should
-not (an instance hooked or tied where the first was not, docs/architecture.md's list), and ours recompiling is the
-right answer.
+backward of the outputs' sum of squares) its buffers and attributes must equal torch eager's, compiled or not: ours is never
+wrong. frame_count and op_count must equal Dynamo's, except where Dynamo's own values differ from eager's: there
+Dynamo shares a graph it should not (an instance hooked or tied where the first was not, docs/architecture.md's
+list), and ours recompiling is the right answer; and where a weight is tied in some instances only, which ours guards
+and Dynamo does not (the same list): ours may compile more frames there, never fewer.
 
-20 examples by default (about 15 s of CPU); the slow variant draws more.
+15 examples by default (about 15 s of CPU); the slow variant draws 60 with up to five instances (about 40 s).
 """
 import re
 
@@ -24,21 +25,26 @@ from frontend.testing import CompileCounter
 
 from .program_gen_modules import PRELUDE, module_programs
 
-FAST = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-TOLERANCE = {"rtol": 1e-4, "atol": 1e-5}
 TIED = re.compile(r"\.out\.weight = m\d\.inp\.weight$", re.MULTILINE)
 
 
 def _run(source, lib, compile):
     namespace = {"torch": lib}
     exec(compile_source(source), namespace)  # noqa: S102 (the generated program)
-    x = lib.tensor(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4), requires_grad=True)
+    # (rows not on one line: BatchNorm of collinear rows is a constant, its gradient rounding noise)
+    x = lib.tensor(np.sin(np.arange(12.0) * 1.3).astype(np.float32).reshape(3, 4), requires_grad=True)
     outs, models = namespace["scenario"](compile, x)
-    sum(o.sum() for o in outs).backward()
+    sum((o * o).sum() for o in outs).backward()  # (squared: a plain sum of BatchNorm's outputs has no gradient)
     grads = [[_plain(p.grad) for p in m.parameters()] for m in models]
-    buffers = [[_plain(b) for b in m.buffers()] for m in models]
-    return [_plain(o) for o in outs], _plain(x.grad), grads, buffers
+    state = [[*map(_plain, m.buffers()), _plain(getattr(m, "temp", None)), _simple_attributes(m)] for m in models]
+    return [_plain(o) for o in outs], _plain(x.grad), grads, state
+
+
+def _simple_attributes(model):
+    # (torch.compile(model) marks the model `_is_torch_compile`, a private flag ours does not set)
+    return [(k, v) for k, v in vars(model).items() if isinstance(v, (int, float, str)) and not k.startswith("_")]
 
 
 def compile_source(source):
@@ -54,7 +60,10 @@ def _same(ours, theirs):
         return isinstance(ours, list) and len(ours) == len(theirs) and all(map(_same, ours, theirs))
     if theirs is None or ours is None:
         return ours is theirs
-    return ours.shape == theirs.shape and np.allclose(ours, theirs, **TOLERANCE)
+    if isinstance(theirs, tuple):
+        return ours == theirs
+    scale = float(np.abs(theirs).max(initial=1.0))  # (an entry near 0 beside large ones carries their rounding)
+    return ours.shape == theirs.shape and np.allclose(ours, theirs, rtol=1e-4, atol=2e-5 * scale)
 
 
 def check_module_program(source):
@@ -66,7 +75,7 @@ def check_module_program(source):
     ours = _run(source, minitorch2, lambda fn: minitorch2.compile(fn, backend=ours_counter))
     ours_eager = _run(source, minitorch2, lambda fn: fn)
     for name, got in (("minitorch2 eager", ours_eager), ("minitorch2 compiled", ours)):
-        for part, a, b in zip(("outputs", "x.grad", "parameter grads", "buffers"), got, eager):
+        for part, a, b in zip(("outputs", "x.grad", "parameter grads", "buffers and attributes"), got, eager):
             assert _same(a, b), f"{name}: {part} differ from torch eager's"
     counts, theirs_counts = ((c.frame_count, c.op_count) for c in (ours_counter, theirs_counter))
     if all(map(_same, dynamo, eager)) and not TIED.search(source):
