@@ -3,19 +3,21 @@
 `module_programs()` draws the source of a module defining `Net` (a user nn.Module) and `scenario(compile, x)`. Net's
 members are drawn from Linear (bias=None sometimes), LayerNorm, Embedding, BatchNorm1d, a ModuleList (looped over,
 or indexed), a ModuleDict and a Sequential (called, or sliced); its forward reads int / float / str / bool
-attributes, a tensor attribute and a config object, counts its calls in an attribute, branches on `self.training`, walks `self.parameters()`, and looks for members some
-instances add later (a buffer, a submodule named `a-b`). scenario builds several instances that differ as users'
-instances do (another attribute value, another list length, a tied weight, a forward hook, pre-hook or with_kwargs
-pre-hook on one instance or on its submodule, a hook that counts calls in a module attribute, eval(), an odd member added with add_module, a buffer registered),
-compiles either each model (`compile(m)`) or one `lambda m, x: m(x)`, and calls them in a drawn order, on batches of
-drawn sizes, changing instances between calls (a parameter replaced or frozen, the whole model frozen, a submodule
-replaced, a layer appended or inserted, a head added, a buffer registered, an attribute or the shared config
-written, a hook added or every hook removed through its handle, eval() / train()) and calling the first again at the
-end. It returns the outputs and the instances, so the test compares values, the gradients of every parameter and the
-buffers.
+attributes, a tensor attribute and a config object, counts its calls in an attribute, branches on `self.training`,
+walks `self.parameters()`, and looks for members some instances add later (a buffer, a submodule named `a-b`).
+scenario builds several instances that differ as users' instances do (another attribute value, another list length,
+a tied weight, a forward hook, pre-hook or with_kwargs pre-hook on one instance or on its submodule, a hook that
+counts calls in a module attribute, eval(), an odd member added with add_module, a buffer registered), compiles each
+model (`compile(m)`, or in place, `m.compile()`) or one `lambda m, x: m(x)`, and calls them in a drawn order, on
+batches of drawn sizes, changing instances between calls (a parameter replaced or frozen, the whole model frozen, a
+submodule replaced, a layer appended or inserted, a head added, a buffer registered, an attribute or the shared
+config written, a hook added or every hook removed through its handle, eval() / train()) and calling the first again
+at the end. It returns the outputs and the instances, so the test compares values, the gradients of every parameter
+and the buffers.
 
 The text is written against `torch`, as program_gen_classes.py's is, so one source runs on minitorch2 and on
-torch; `compile` is the harness's (torch.compile / minitorch2.compile with a counter, or the identity for eager).
+torch; `compile(fn, in_place=False)` is the harness's (torch.compile / minitorch2.compile with a counter, or
+Module.compile in place, or the identity for eager).
 """
 from hypothesis import strategies as st
 
@@ -136,6 +138,10 @@ def module_programs(draw, max_instances=4):
     reads = draw(st.lists(st.sampled_from(sorted(READS)), unique=True, min_size=1, max_size=4))
     count = draw(st.integers(2, max_instances))
     lines = ["def scenario(compile, x):", "    HANDLES = []"]
+    mode = draw(st.sampled_from(["models", "function", "in_place"]))
+    # (model.compile() of a hooked model: test_module_instance_fuzz_s39.py's strict xfail)
+    build_changes = {k: v for k, v in BUILD_CHANGES.items() if mode != "in_place" or "hook" not in k}
+    late_changes = {k: v for k, v in LATE_CHANGES.items() if mode != "in_place" or "hook" not in k}
     reads_late = set()
     for i in range(count):
         changed = {}
@@ -144,13 +150,16 @@ def module_programs(draw, max_instances=4):
                 changed[name] = draw(st.sampled_from(ARGUMENTS[name]))
         lines.append(f"    m{i} = Net(" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")")
         if i:
-            for change in draw(st.lists(st.sampled_from(sorted(BUILD_CHANGES)), unique=True, max_size=2)):
-                lines.append("    " + BUILD_CHANGES[change].format(m=f"m{i}"))
+            for change in draw(st.lists(st.sampled_from(sorted(build_changes)), unique=True, max_size=2)):
+                lines.append("    " + build_changes[change].format(m=f"m{i}"))
                 reads_late.update({"odd", "shift"} & {change})
         lines.append(f"    seed(m{i}, {i})")
-    if draw(st.booleans()):
+    if mode == "models":
         lines += ["    compiled = {}", "", "    def call(m, x):", "        if id(m) not in compiled:",
                   "            compiled[id(m)] = compile(m)", "        return compiled[id(m)](x)", ""]
+    elif mode == "in_place":  # model.compile(): the model itself calls a compiled __call__
+        lines += [f"    for m in ({', '.join(f'm{i}' for i in range(count))}):", "        compile(m, in_place=True)",
+                  "    call = lambda m, x: m(x)  # noqa: E731"]
     else:
         lines.append("    call = compile(lambda m, x: m(x))")
     lines.append("    outs = []")
@@ -159,7 +168,7 @@ def module_programs(draw, max_instances=4):
         batch = draw(st.sampled_from([a for a in CALL_INPUTS if a != "x[:1]" or "batch_norm" not in members]))
         lines.append(f"    outs.append(call(m{i}, {batch}))")
         if 0 < position < len(calls) - 1 and draw(st.booleans()):
-            changes = {**LATE_CHANGES, **{k: v for k, v in MEMBER_CHANGES.items() if k in members}}
+            changes = {**late_changes, **{k: v for k, v in MEMBER_CHANGES.items() if k in members}}
             change = draw(st.sampled_from(sorted(changes)))
             lines.append("    " + changes[change].format(m=f"m{draw(st.integers(0, count - 1))}"))
             reads_late.update({"shift"} & {change})

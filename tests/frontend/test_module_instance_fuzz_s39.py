@@ -14,6 +14,7 @@ and Dynamo does not (the same list): ours may compile more frames there, never f
 import re
 
 import numpy as np
+import pytest
 import torch
 import torch._dynamo
 import torch._dynamo.testing
@@ -66,14 +67,20 @@ def _same(ours, theirs):
     return ours.shape == theirs.shape and np.allclose(ours, theirs, rtol=1e-4, atol=2e-5 * scale)
 
 
+def _compiler(lib, counter):
+    def compile(fn, in_place=False):
+        return fn.compile(backend=counter) if in_place else lib.compile(fn, backend=counter)
+    return compile
+
+
 def check_module_program(source):
     frontend.reset()
     torch._dynamo.reset()
     ours_counter, theirs_counter = CompileCounter(), torch._dynamo.testing.CompileCounter()
-    eager = _run(source, torch, lambda fn: fn)
-    dynamo = _run(source, torch, lambda fn: torch.compile(fn, backend=theirs_counter))
-    ours = _run(source, minitorch2, lambda fn: minitorch2.compile(fn, backend=ours_counter))
-    ours_eager = _run(source, minitorch2, lambda fn: fn)
+    eager = _run(source, torch, lambda fn, in_place=False: fn)
+    dynamo = _run(source, torch, _compiler(torch, theirs_counter))
+    ours = _run(source, minitorch2, _compiler(minitorch2, ours_counter))
+    ours_eager = _run(source, minitorch2, lambda fn, in_place=False: fn)
     for name, got in (("minitorch2 eager", ours_eager), ("minitorch2 compiled", ours)):
         for part, a, b in zip(("outputs", "x.grad", "parameter grads", "buffers and attributes"), got, eager):
             assert _same(a, b), f"{name}: {part} differ from torch eager's"
@@ -129,3 +136,32 @@ def test_compiled_user_models_run_their_hooks_as_frames_apart():
     frames of their own (forward's graph shared by the three instances, a graph per hook): (4, 5). Ours compiled
     forward and the hooks in one frame, a graph per hooked instance: (3, 9)."""
     check_module_program(HOOKED_MODELS_COMPILED)
+
+
+HOOKED_MODEL_COMPILED_IN_PLACE = PRELUDE + '''
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inp = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.inp(x).tanh()
+
+
+def scenario(compile, x):
+    m0, m1 = seed(Net(), 0), seed(Net(), 1)
+    m1.register_forward_hook(lambda mod, args, out: out * 3)
+    for m in (m0, m1):
+        compile(m, in_place=True)
+    return [m0(x), m1(x), m0(x)], [m0, m1]
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="model.compile() of a user's module with a forward hook: Dynamo compiles "
+                   "Module._call_impl, a frame it skips, so forward and each hook are frames apart, (2, 3); ours "
+                   "(Module.compile, module_more.py) compiles only forward and runs the hooks eagerly, (1, 2). The "
+                   "fix needs Module.__call__ to defer to an instance's compiled call (call_with_hooks with the "
+                   "compiler, as OptimizedModule does), lines the lesson has no room for today")
+def test_models_compiled_in_place_run_their_hooks_as_frames_apart():
+    check_module_program(HOOKED_MODEL_COMPILED_IN_PLACE)
