@@ -23,6 +23,7 @@ import warnings
 import minitorch2
 from minitorch2 import _logging
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
+from minitorch2.nn.modules.module_hooks import call_with_hooks
 
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import call_routed, run_skipped, with_code
@@ -49,10 +50,10 @@ class CacheEntry:
 
     def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
                  transformed_code=None, skip_code=False):
-        self.guard_fn, self.backend, self.compiled, self.plan = guard_fn, backend, compiled, plan
+        # graph: the GraphModule handed to the backend (None: no graph had ops)
+        self.guard_fn, self.backend, self.compiled, self.plan, self.graph = guard_fn, backend, compiled, plan, graph
         self.fetch_inputs = source.fetch_function(input_sources)  # one call fetches every graph input
         self.boxed_call = getattr(compiled, "_boxed_call", False)
-        self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
         self.break_reason, self.transformed_code = break_reason, transformed_code
         self.skip_code = skip_code  # no op traced, or an unresumable break: this call and all later ones run eagerly
 
@@ -276,7 +277,7 @@ def translate_specializing_floats(fn, L, backend, nopython):
         return translate(fn, L, backend, nopython)
 
 
-def _call_module(fn, *args, **kwargs):  # (a module with hooks compiled as Dynamo does: `fn` and `args` its names)
+def _call_module(fn, *args, **kwargs):  # (torch.nn's own module compiled as Dynamo does: `fn` and `args` its names)
     return fn(*args, **kwargs)
 
 
@@ -301,14 +302,15 @@ class OptimizedModule(minitorch2.nn.Module):
         super().__setattr__(name, value)
 
     def forward(self, *args, **kwargs):
-        mod = self._orig_mod
+        mod, wrapper = self._orig_mod, self._compile_wrapper
         if type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        # a module with hooks, or one of torch.nn's own (whose forward Dynamo's trace_rules skip): compiled from a frame
-        # that calls it, as Dynamo's wrap_inline
-        wrapped = (type(mod).forward.__module__ or "").startswith("minitorch2.nn.") or mod._forward_hooks or \
-            mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks or "forward" in mod.__dict__
-        return self._compile_wrapper.call_as_compiled(_call_module if wrapped else type(mod).forward, (mod, *args), kwargs)
+        if (type(mod).forward.__module__ or "").startswith("minitorch2.nn."):  # torch.nn's own, whose forward Dynamo's
+            # trace_rules skip: compiled, hooks and all, from a frame that calls it, as Dynamo's wrap_inline
+            return wrapper.call_as_compiled(_call_module, (mod, *args), kwargs)
+        # a user's: Dynamo skips Module.__call__'s own frame and catches those it calls, forward's and each hook's (a
+        # hook that is a callable object runs as it is)
+        return call_with_hooks(mod, args, kwargs, lambda fn: wrapper(fn) if hasattr(fn, "__code__") else fn)
 
     def __getattr__(self, name):
         try:

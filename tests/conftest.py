@@ -78,6 +78,7 @@ SLOW_TESTS = (
     "tests/nn/test_third_party_programs.py::test_a_nanogpt_training_loop_prints_and_traces_what_torch_does",
     "tests/nn/test_third_party_programs.py::test_inference_and_batch_norm_programs_trace_what_torch_does",
     "tests/frontend/test_small_gaps_s25.py",
+    "tests/frontend/test_module_instance_fuzz_s39.py::test_module_instances_match_torch_many",
     "tests/frontend/test_dynamo_tests_ported_4.py",
     "tests/nn/test_compiled_optimizers.py",
     "tests/nn/test_probe6_programs.py",

@@ -2,7 +2,8 @@
 machinery, as torch.nn.Module's.
 
 Runtime layer, coverage surface. Module.__call__ (module.py) runs the forward hooks around `forward`; here is what
-registers them and what makes backward hooks possible. A module with full backward hooks passes its inputs, before
+registers them, what makes backward hooks possible, and `call_with_hooks`, Module.__call__ with each function it
+calls passed through a `frame` (torch.compile(a user's module) compiles each as a frame of its own). A module with full backward hooks passes its inputs, before
 forward, and its outputs, after, through `BackwardHookFunction`, an identity autograd Function: in the backward, the
 outputs' node sees the gradients of the outputs first (backward-pre hooks may replace them), then the inputs' node
 sees the gradients of the inputs, and calls each hook with (module, grad_input, grad_output), as torch's
@@ -17,6 +18,29 @@ from collections import OrderedDict
 from ..._tensor import Tensor
 from ...autograd.function import Function
 from ...utils.hooks import RemovableHandle
+
+
+def call_with_hooks(module, args, kwargs, frame):
+    """module(*args, **kwargs) as Module.__call__ runs it, each pre-hook, forward and each hook called as `frame(fn)`.
+
+    frontend/eval_frame.py passes the compiler: Dynamo skips Module.__call__'s own frame (torch/nn is not traced from
+    the top) and catches the frames it calls, so a user module's forward and each hook are compiled apart."""
+    from . import module as module_py  # (an import cycle: module.py imports this one)
+    for key, hook in (*module_py._global_forward_pre_hooks.items(), *module._forward_pre_hooks.items()):
+        with_kwargs = key in module._forward_pre_hooks_with_kwargs  # (such a hook returns args and kwargs)
+        result = frame(hook)(module, args, kwargs) if with_kwargs else frame(hook)(module, args)
+        if result is not None:
+            args, kwargs = result if with_kwargs else (result if isinstance(result, tuple) else (result,), kwargs)
+    backward_hooks = BackwardHooks(module) if module._backward_hooks or module._backward_pre_hooks else None
+    if backward_hooks:  # (the inputs and outputs pass through a node that calls the hooks)
+        args = backward_hooks.setup_input(args)
+    output = frame(module.forward)(*args, **kwargs)
+    for key, hook in (*module_py._global_forward_hooks.items(), *module._forward_hooks.items()):
+        with_kwargs = key in module._forward_hooks_with_kwargs
+        result = frame(hook)(module, args, kwargs, output) if with_kwargs else frame(hook)(module, args, output)
+        if result is not None:
+            output = result
+    return backward_hooks.setup_output(output) if backward_hooks else output
 
 
 class ModuleHooks:
