@@ -66,6 +66,8 @@ def wrap_numpy(og, value, source):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)
         return NumpyFunctionVariable(value, source)
+    if isinstance(value, np.number):  # (a Python float at the next call is a constant: another graph, as Dynamo's)
+        og.guards.add(guards.type_guard(source, value), type(value))
     tensor = og.add_graph_input(NumpyTensorSource(source), _FROM_NUMPY["___from_numpy"](value))
     return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
 
