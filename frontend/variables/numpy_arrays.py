@@ -7,7 +7,8 @@ method, operator and attribute on it is one graph node whose target (minitorch2/
 time: `np.clip(a, 0, 1).sum()` records `wrapped_clip(a, 0, 1)` and `wrapped_sum(wrapped_clip)`. An ndarray the frame
 returns, or leaves in a local at a graph break, is handed back as numpy's: the output tensor's array (a 0-d result
 is a 0-d array). An ndarray read from outside the frame (an argument, a global, one a graph break left in a local)
-is a graph input, the tensor over its memory fetched anew at each call (`L_a_`). An ndarray meets the torch world
+is a graph input, the tensor over its memory fetched anew at each call (`L_a_`); so is a numpy float read from outside
+(a 0-d array: `np.sqrt(d)` as a scale), while a numpy int is a constant. An ndarray meets the torch world
 through `torch.from_numpy(a)` / `torch.as_tensor(a)`, recorded as `torch.as_tensor(a)`, and through an operator
 with a tensor (`x + a`), which is the tensor's operator.
 
@@ -36,6 +37,8 @@ NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS if fn not in _numpy_ops.O
 _NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
 _NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
                                                "uint8", "bool")}
+
+
 def _tensor_over(value):
     """The tensor over an ndarray's memory, or over a numpy scalar's 0-d array."""
     return minitorch2.from_numpy(np.asarray(value))
@@ -68,7 +71,7 @@ def wrap_numpy(og, value, source):
         return NumpyFunctionVariable(value, source)
     if isinstance(value, np.number):  # (a Python float at the next call is a constant: another graph, as Dynamo's)
         og.guards.add(guards.type_guard(source, value), type(value))
-    tensor = og.add_graph_input(NumpyTensorSource(source), _FROM_NUMPY["___from_numpy"](value))
+    tensor = og.add_graph_input(NumpyTensorSource(source), _tensor_over(value))
     return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
 
 
