@@ -64,7 +64,7 @@ def wrap_numpy(og, value, source):
     guarded by value: Dynamo's is a 0-d array whose item() sizes the graph, one graph for every value."""
     if isinstance(value, np.integer):
         og.guards.add(guards.constant_guard(source, value))
-        return ConstantVariable(int(value), source)
+        return ConstantVariable(value, source)
     if not isinstance(value, (np.ndarray, np.number)):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)
@@ -72,7 +72,9 @@ def wrap_numpy(og, value, source):
     if isinstance(value, np.number):  # (a Python float at the next call is a constant: another graph, as Dynamo's)
         og.guards.add(guards.type_guard(source, value), type(value))
     tensor = og.add_graph_input(NumpyTensorSource(source), _tensor_over(value))
-    return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
+    array = NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
+    array.scalar_type = type(value) if isinstance(value, np.number) else None  # (`type(s)`: np.float64 still)
+    return array
 
 
 class NumpyTensorSource(Source):
@@ -128,10 +130,12 @@ class NumpyFunctionVariable(ConstantVariable):
 
 
 class NumpyNdarrayVariable(TensorVariable):
-    """An ndarray made in the frame or read from outside it: in the graph the tensor whose memory it is."""
+    """An ndarray made in the frame or read from outside it: in the graph the tensor whose memory it is (a numpy
+    scalar read from outside is one too, a 0-d array whose type is still the scalar's)."""
+    scalar_type = None
 
     def python_type(self):
-        return np.ndarray
+        return self.scalar_type or np.ndarray
 
     def var_getattr(self, tx, name):
         fake = self.example_value

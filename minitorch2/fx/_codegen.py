@@ -22,6 +22,8 @@ import math
 import typing
 from dataclasses import dataclass
 
+import numpy as np
+
 from .._ops import OpOverload, OpOverloadPacket
 from .._tensor import Tensor, device as _device_class
 from ._spelling import TORCH, is_from_torch, qualified_name, type_repr
@@ -161,6 +163,8 @@ class _Emitter:
             return f"[{items}]" if isinstance(arg, list) else f"({items}{',' if len(arg) == 1 else ''})"
         if isinstance(arg, slice):
             return f"slice({self.repr_arg(arg.start)}, {self.repr_arg(arg.stop)}, {self.repr_arg(arg.step)})"
+        if isinstance(arg, np.generic):  # (a user's numpy int, a constant: its Python value, no `np` in the code)
+            return self.repr_arg(arg.item())
         return repr(arg)
 
     def format_args(self, args, kwargs):

@@ -112,3 +112,20 @@ def test_arange_with_a_tensor_bound_breaks_the_graph_as_dynamo():
     their_counter = torch._dynamo.testing.CompileCounter()
     torch.compile(lambda x, t: torch.arange(0, t, 1.0)[:3] + x, backend=their_counter)(torch.arange(3.0), torch.tensor(2.5))
     assert (counter.frame_count, counter.op_count) == (their_counter.frame_count, their_counter.op_count)
+
+
+@pytest.mark.parametrize("kind", [np.float64, np.float32, np.float16, np.int64])
+def test_a_numpy_scalar_keeps_its_type_in_the_frame(kind):
+    """The 0-d array input still answers type() and isinstance() as the scalar (test_adversarial_frontend's find:
+    `type(k).__name__` was 'ndarray')."""
+    def f(x, k, items):
+        items.append(x.sum())
+        y = x * k + k
+        return y, type(k).__name__, isinstance(k, float), isinstance(k, np.ndarray), type(k) is kind, repr(type(k))
+
+    frontend.reset()
+    compiled = minitorch2.compile(f, backend="aot_eager")
+    x = minitorch2.ones(1, 3, requires_grad=True)
+    ours, eager = compiled(x, kind(2.5), []), f(x, kind(2.5), [])
+    assert ours[1:] == eager[1:]
+    assert ours[0].tolist() == eager[0].tolist()
