@@ -13,6 +13,7 @@ import warnings
 from .. import _random
 from .._tensor import Tensor
 from ..autograd import Function, backward, enable_grad, no_grad
+from ._pytree import tree_leaves
 
 
 class _Recompute(Function):
@@ -75,7 +76,6 @@ def set_device_states(devices, states, *, device_type=None):
 
 
 def _tensors_in(args):
-    from ._pytree import tree_leaves
     return [leaf for leaf in tree_leaves(args) if isinstance(leaf, Tensor)]
 
 
