@@ -26,8 +26,11 @@ def device_count():
     return 0
 
 
+_initialized = False  # read directly by code that saves the GPU's random state only once CUDA has started
+
+
 def is_initialized():
-    return False
+    return _initialized
 
 
 def is_bf16_supported(including_emulation=True):

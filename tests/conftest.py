@@ -207,6 +207,7 @@ SLOW_TESTS = (
     "tests/nn/test_probe16_programs.py",
     "tests/nn/test_probe17_programs.py",
     "tests/nn/test_probe18_programs.py",
+    "tests/nn/test_probe19_programs.py",
 )
 
 

@@ -31,11 +31,11 @@ INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minito
                     "minitorch2._compile_markers", "minitorch2.jit", "minitorch2.nn._functional_lp_pool",
                     "minitorch2.nn.utils.convert_parameters")
 
-# torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
-# one graph node instead of being inlined, and of those whose calls are a graph break (torch.autograd.grad is one
-# from the start, as Dynamo breaks on it while trace_autograd_ops is off).
+# torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are one
+# graph node instead of being inlined, and of those whose calls are a graph break: from the start, autograd.grad (while
+# trace_autograd_ops is off) and the generator's state functions of torch/random.py, a file Dynamo skips.
 ALLOWED_IN_GRAPH = set()
-DISALLOWED_IN_GRAPH = {id(minitorch2.autograd.grad)}
+DISALLOWED_IN_GRAPH = {id(f) for f in (minitorch2.autograd.grad, minitorch2.get_rng_state, minitorch2.set_rng_state)}
 
 # Functions answered at translation time (their result is guarded elsewhere).
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled, minitorch2.get_autocast_dtype}

@@ -7,11 +7,13 @@ its warning) is an autograd.Function over the inputs, so when none requires grad
 torch; `use_reentrant=False` recomputes the same way when an input requires grad, and otherwise runs the
 function as it is, keeping the parameters' gradients, as torch's saved-tensor-hook variant does.
 """
+import contextlib
 import warnings
 
 from .. import _random
-from ..autograd import Function, backward, enable_grad, no_grad
 from .._tensor import Tensor
+from ..autograd import Function, backward, enable_grad, no_grad
+from ._pytree import tree_leaves
 
 
 class _Recompute(Function):
@@ -61,4 +63,50 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     return _Recompute.apply(function, preserve, *args)
 
 
-__all__ = ["checkpoint"]
+# The helpers reversible networks (Reformer-style layers) import to replay a block's randomness by hand. Tensors
+# here live on the CPU, whose generator the caller saves itself: no device states to collect or restore.
+def get_device_states(*args):
+    devices = [a.get_device() for a in _tensors_in(args) if a.device.type not in ("cpu", "meta")]
+    return devices, [_random.get_rng_state() for _ in devices]
+
+
+def set_device_states(devices, states, *, device_type=None):
+    if list(devices):
+        raise RuntimeError("minitorch2 has no accelerator whose random state could be set")
+
+
+def _tensors_in(args):
+    return [leaf for leaf in tree_leaves(args) if isinstance(leaf, Tensor)]
+
+
+def detach_variable(inputs):
+    if not isinstance(inputs, tuple):
+        raise RuntimeError(  # noqa: TRY004  (torch's class)
+            f"Only tuple of tensors is supported. Got Unsupported input type: {type(inputs).__name__}")
+    return tuple(x.detach().requires_grad_(x.requires_grad) if isinstance(x, Tensor) else x for x in inputs)
+
+
+def check_backward_validity(inputs):
+    if not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=2)
+
+
+def noop_context_fn():
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+class DefaultDeviceType:
+    _default_device_type = None
+
+    @staticmethod
+    def set_device_type(device="cuda"):
+        DefaultDeviceType._default_device_type = device
+
+    @staticmethod
+    def get_device_type():
+        DefaultDeviceType._default_device_type = DefaultDeviceType._default_device_type or "cpu"  # (no accelerator)
+        return DefaultDeviceType._default_device_type
+
+
+__all__ = ["DefaultDeviceType", "check_backward_validity", "checkpoint", "detach_variable", "get_device_states",
+           "noop_context_fn", "set_device_states"]
