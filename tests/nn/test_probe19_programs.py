@@ -17,7 +17,7 @@ the process ("double free") compiling attend_axially, so those were not compared
 Found and not fixed (strict xfails below): the reversible model compiled makes torch compile 22 frames and about 16
 graphs where we compile 2: its AutoregressiveWrapper calls `self.net(xi, **kwargs)`, and a graph break inside a
 call written with * or ** (CALL_FUNCTION_EX) runs the callee with its frames uncompiled, where Dynamo compiles each;
-routing it as a CALL is routed broke a resume test, and exposes a crash: a frame compiled inside the autograd.Function's forward (grad
+routing it as a plain CALL broke a resume test, and exposes a crash: a frame compiled inside the autograd.Function's forward (grad
 off) and resumed after a break inside `with torch.no_grad():` fails in AOT ("element 0 of tensors does not require
 grad"); and a frame that breaks inside a Function's forward is counted as one frame more than Dynamo counts it."""
 import pytest
