@@ -28,7 +28,9 @@ from .constant import ConstantVariable
 
 
 def is_region(value):
-    return value in (minitorch2.autocast, minitorch2.inference_mode, sdpa_kernel) or isinstance(value, minitorch2.autocast)
+    """By identity: a user's object is never compared (its __eq__ may raise, or answer anything)."""
+    return any(value is r for r in (minitorch2.autocast, minitorch2.inference_mode, sdpa_kernel)) or isinstance(
+        value, minitorch2.autocast)
 
 
 def region_variable(region):
