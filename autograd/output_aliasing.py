@@ -35,11 +35,13 @@ class ViewOp:
     op: object  # the view's OpOverload
     args: tuple  # its arguments after self
     kwargs: dict
+    index: int = None  # which of its outputs, for a view op that makes several (split, chunk, unbind)
 
     def __call__(self, tensor, size_of=None):
         """`size_of`: a call's value of each symbolic size among the arguments (a trace over symbolic sizes)."""
         args = self.args if size_of is None else pytree.tree_map(size_of, self.args)
-        return self.op(tensor, *args, **self.kwargs)
+        out = self.op(tensor, *args, **self.kwargs)
+        return out if self.index is None else out[self.index]
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,11 @@ def trace_outputs(fn, args):
             aliases[i] = OutputAlias(AliasOf.OUTPUT, out_positions[id(root)], views)
         elif views and root.requires_grad:
             views_of.setdefault(id(root), (root, []))[1].append((i, views))
+    _hide_multi_output_views_of_inputs(aliases, outs)
     bases = []
     for root, viewers in views_of.values():
-        if len(viewers) > 1:
+        # (views made by a view op that makes several count as none: autograd forbids writes that need replay)
+        if sum(all(view.index is None for view in views) for _, views in viewers) > 1:
             aliases.update({i: OutputAlias(AliasOf.BASE, len(bases), views) for i, views in viewers})
             bases.append(root)
     # a write made under no_grad, or through a detached alias, gives the input no history: its new value is
@@ -93,6 +97,23 @@ def trace_outputs(fn, args):
                for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
     return outputs, aliases, bases, mutated, {i: fake_args[i] for i in sorted(recorder.meta_mutated)}
+
+
+def _hide_multi_output_views_of_inputs(aliases, outs):
+    """As torch's aot: outputs made with grad by a view op that makes several (x.unbind(0)), where every aliased
+    output of that input is one such, leave the compiled function as fresh tensors. Autograd forbids writing to them
+    in a way that would change another's history, so no view needs replaying."""
+    def multi_output_view(i):
+        return outs[i].grad_fn is not None and any(view.index is not None for view in aliases[i].views)
+
+    of_input = {}
+    for i, alias in aliases.items():
+        if alias.of is AliasOf.INPUT:
+            of_input.setdefault(alias.position, []).append(i)
+    for outputs in of_input.values():
+        if all(multi_output_view(i) for i in outputs):
+            for i in outputs:
+                del aliases[i]
 
 
 def with_bases(fn, sources):
@@ -136,8 +157,12 @@ class _ViewRecorder(TorchDispatchMode):
         written = args[0] if func.is_inplace and args and isinstance(args[0], Tensor) else None
         self.written_with_grad.update(i for i, a, version in versions
                                       if a._version != version and (written is None or _seen_by_autograd(written, a)))
-        if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
-            self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))  # (the view kept: ids stay unique)
+        if func.is_view and args and isinstance(args[0], Tensor):  # (each view kept: ids stay unique)
+            if isinstance(out, Tensor):
+                self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))
+            elif isinstance(out, (list, tuple)):
+                self.made_by.update((id(view), (view, args[0], ViewOp(func, args[1:], kwargs, k)))
+                                    for k, view in enumerate(out))
         return out
 
     def view_adopted(self, tensor, before, view):  # t_ and kin: tensor was `before`, now is view (made from before)

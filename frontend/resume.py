@@ -225,7 +225,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     below = len(bp.stack) - n_operands
     operands = bp.stack[below:]
     # a breaking call goes through a RoutedCall (eager_frame.py), so its callee's frame compiles
-    routed = inst.opname in ("CALL", "CALL_KW") and not any(_reads_its_frame(var) for var in operands)
+    routed = inst.opname in ("CALL", "CALL_KW", "CALL_FUNCTION_EX") and not any(_reads_its_frame(var) for var in operands)
     for var in operands:
         if isinstance(var, NullVariable) and routed:
             cg.append("LOAD_CONST", eager_frame.NO_SELF)

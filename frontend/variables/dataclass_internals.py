@@ -27,6 +27,8 @@ from .deques_and_proxies import wrap_input_deque, wrap_input_mapping_proxy
 from .dicts import DictVariable
 from .lists import ListVariable, TupleVariable
 from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
+from .user_defined import UserObjectVariable
+from minitorch2.autograd.function import FunctionCtx
 
 
 def wrap_other(og, value, source):
@@ -46,6 +48,9 @@ def wrap_other(og, value, source):
         return wrap_input_deque(og, value, source)
     if type(value) is types.MappingProxyType and source is not None:  # (an enum's __members__: as the deque)
         return wrap_input_mapping_proxy(og, value, source)
+    if isinstance(value, FunctionCtx) and source is not None:  # (ctx in a frame of a Function's forward run eagerly:
+        og.guards.add(guards.type_guard(source, value), type(value))  # its attributes set as a user object's)
+        return UserObjectVariable(value, source)
     if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
         raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
                           "it and cannot trace object.__getattribute__ there", "getattribute")

@@ -517,9 +517,6 @@ def _star_args_caller(dynamo):
     return lambda *args: h(*args)
 
 
-@pytest.mark.xfail(strict=True, reason="a graph break inside a function the frame calls as h(*args) "
-                   "(CALL_FUNCTION_EX): the frame runs eagerly and eager_frame routes CALL only, so h runs "
-                   "uncompiled: 0 frames where Dynamo compiles h's two halves")
 def test_a_break_in_a_function_called_with_star_args_compiles_its_halves_as_dynamo():
     counts = []
     for lib in (torch, minitorch2):

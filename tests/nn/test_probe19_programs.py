@@ -14,12 +14,13 @@ The other runs (Linformer settings, an encoder with shift_tokens compiled, Autor
 and trace as torch's. Torch itself fails to compile the decoder with receives_context and a context mask
 (inductor: "Cannot view a tensor ... as (2, 8, 128)" at an in-place masked_fill_ of a transposed key) and crashes
 the process ("double free") compiling attend_axially, so those were not compared compiled.
-Found and not fixed (strict xfails below): the reversible model compiled makes torch compile 22 frames and about 16
-graphs where we compile 2: its AutoregressiveWrapper calls `self.net(xi, **kwargs)`, and a graph break inside a
-call written with * or ** (CALL_FUNCTION_EX) runs the callee with its frames uncompiled, where Dynamo compiles each;
-routing it as a plain CALL broke a resume test, and exposes a crash: a frame compiled inside the autograd.Function's forward (grad
-off) and resumed after a break inside `with torch.no_grad():` fails in AOT ("element 0 of tensors does not require
-grad"); and a frame that breaks inside a Function's forward is counted as one frame more than Dynamo counts it."""
+Found here and fixed in session 40: a graph break inside a call written with * or ** (CALL_FUNCTION_EX), as
+AutoregressiveWrapper's `self.net(xi, **kwargs)`, ran the callee with its frames uncompiled, where Dynamo compiles
+each; it goes through a RoutedCall now, as CALL does. That exposed a crash: a frame compiled inside an
+autograd.Function's forward (grad off) returning chunks of its input failed in AOT ("element 0 of tensors does not
+require grad"), as the views torch.chunk made were not seen as aliases of the input; and a frame that broke inside a
+Function's forward was counted as one frame more than Dynamo counts it (`ctx.state = ...` in its resume function was
+a break of its own: ctx is now a user object there, as Dynamo's AutogradFunctionContextVariable)."""
 import pytest
 
 import minitorch2
@@ -75,9 +76,6 @@ def test_generator_state_functions_break_the_graph_as_dynamo(call):
     assert counts[1] == counts[0], counts
 
 
-@pytest.mark.xfail(strict=True, reason="a frame that breaks inside an autograd.Function's forward (here at "
-                   "get_rng_state) is counted as one frame more than Dynamo counts (5 frames where torch has 4); the "
-                   "reversible model compiles 2 graphs where torch compiles each block's frame run by the eager forward")
 def test_frames_of_a_function_whose_forward_breaks_match_dynamo():
     import torch
     from torch._dynamo.utils import counters as their_counters
@@ -110,11 +108,6 @@ def test_frames_of_a_function_whose_forward_breaks_match_dynamo():
     assert frames[1] == frames[0], frames
 
 
-@pytest.mark.xfail(strict=True, reason="a graph break inside a call written f(*args, **kwargs) (CALL_FUNCTION_EX) runs "
-                   "the callee without compiling its frames, where Dynamo compiles each frame it runs (resume.py routes "
-                   "only CALL and CALL_KW through a RoutedCall; routing CALL_FUNCTION_EX too broke "
-                   "tests/frontend/test_resume_stack_names.py, not finished in the session); so the reversible model "
-                   "compiles 2 graphs where torch compiles 16")
 def test_frames_called_by_a_breaking_call_with_star_kwargs_are_compiled():
     import torch
     from torch._dynamo.utils import counters as their_counters
@@ -148,10 +141,6 @@ def test_frames_called_by_a_breaking_call_with_star_kwargs_are_compiled():
     assert frames[1] == frames[0], frames
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="a frame compiled inside an autograd.Function's forward "
-                   "(grad off), resumed after a break inside `with torch.no_grad():` in a nested module, fails in AOT: "
-                   "'element 0 of tensors does not require grad and does not have a grad_fn' (the fake pass says an "
-                   "output requires grad, the joint trace disagrees); torch compiles it")
 def test_a_break_under_no_grad_inside_a_function_forward_compiles():
     import torch
 
