@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_427
+CEILING = 19_425
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -304,6 +304,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_inference_tensors.py", "minitorch2/autograd/grad_mode_inference.py",  # no stage enters the mode
         "autograd/input_mutations_in_graph.py",  # aot_autograd's keep_inference_input_mutations option (aot_eager's)
         "autograd/tangent_strides.py",  # torch 2.13's guess of the tangents' strides (the outputs'): graphs, not values
+        "autograd/multi_output_views.py",  # split/chunk/unbind outputs returned fresh, as torch's aot: grad_fn names, not values
         "autograd/input_metadata_mutations.py",  # aot's replay of an input's in-place shape change (x.t_())
         "partition/input_copies.py",  # the partitioners' placing of keep_inference_input_mutations' copy_ nodes
         "frontend/variables/hop_size_symbols.py",  # Dynamo's size symbols in autograd.Function bodies (dynamic=True)

@@ -85,8 +85,7 @@ class AliasedInputs:
         groups = [g for g in storage_groups(kept_args) if id(memory_owner(kept_args[g[0]])) in written]
         self.eager = any(any(_root(kept_args[k]) is not _root(kept_args[g[0]]) for k in g) for g in groups)
         # per synthetic base: [(kept index, geometry or None when the member is the base itself)]
-        self.bases = [[(k, None if kept_args[k]._base is None else _geometry(kept_args[k])) for k in g]
-                      for g in groups]
+        self.bases = [[(k, None if kept_args[k]._base is None else _geometry(kept_args[k])) for k in g] for g in groups]
         in_group = {k: b for b, g in enumerate(groups) for k in g}
         # the traced function's inputs (InnerInput), in kept order, a base where its group's first member was
         self.layout = [InnerInput(True, in_group[k]) if k in in_group else InnerInput(False, k)

@@ -19,6 +19,8 @@ from minitorch2._tensor import Tensor
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
+from .multi_output_views import hidden_input_aliases
+
 
 class AliasOf(enum.Enum):
     """What an aliased output is a view of."""
@@ -84,7 +86,8 @@ def trace_outputs(fn, args):
             aliases[i] = OutputAlias(AliasOf.OUTPUT, out_positions[id(root)], views)
         elif views and root.requires_grad:
             views_of.setdefault(id(root), (root, []))[1].append((i, views))
-    _hide_multi_output_views_of_inputs(aliases, outs)
+    for i in hidden_input_aliases({i: a for i, a in aliases.items() if a.of is AliasOf.INPUT}, outs):
+        del aliases[i]
     bases = []
     for root, viewers in views_of.values():
         # (views made by a view op that makes several count as none: autograd forbids writes that need replay)
@@ -97,23 +100,6 @@ def trace_outputs(fn, args):
                for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
     return outputs, aliases, bases, mutated, {i: fake_args[i] for i in sorted(recorder.meta_mutated)}
-
-
-def _hide_multi_output_views_of_inputs(aliases, outs):
-    """As torch's aot: outputs made with grad by a view op that makes several (x.unbind(0)), where every aliased
-    output of that input is one such, leave the compiled function as fresh tensors. Autograd forbids writing to them
-    in a way that would change another's history, so no view needs replaying."""
-    def multi_output_view(i):
-        return outs[i].grad_fn is not None and any(view.index is not None for view in aliases[i].views)
-
-    of_input = {}
-    for i, alias in aliases.items():
-        if alias.of is AliasOf.INPUT:
-            of_input.setdefault(alias.position, []).append(i)
-    for outputs in of_input.values():
-        if all(multi_output_view(i) for i in outputs):
-            for i in outputs:
-                del aliases[i]
 
 
 def with_bases(fn, sources):
@@ -158,11 +144,8 @@ class _ViewRecorder(TorchDispatchMode):
         self.written_with_grad.update(i for i, a, version in versions
                                       if a._version != version and (written is None or _seen_by_autograd(written, a)))
         if func.is_view and args and isinstance(args[0], Tensor):  # (each view kept: ids stay unique)
-            if isinstance(out, Tensor):
-                self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))
-            elif isinstance(out, (list, tuple)):
-                self.made_by.update((id(view), (view, args[0], ViewOp(func, args[1:], kwargs, k)))
-                                    for k, view in enumerate(out))
+            views = [(None, out)] if isinstance(out, Tensor) else enumerate(out)  # (split's, chunk's: several)
+            self.made_by.update((id(view), (view, args[0], ViewOp(func, args[1:], kwargs, k))) for k, view in views)
         return out
 
     def view_adopted(self, tensor, before, view):  # t_ and kin: tensor was `before`, now is view (made from before)

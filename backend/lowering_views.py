@@ -72,8 +72,7 @@ def expand(x, size, implicit=False):
         return x
 
     def reindex(idx):
-        return [L.Const(0) if old[i] != new[lead + i] and L.is_one(old[i]) else idx[lead + i]
-                for i in range(len(old))]
+        return [L.Const(0) if old[i] != new[lead + i] and L.is_one(old[i]) else idx[lead + i] for i in range(len(old))]
 
     return ir.View(x, new, reindex, "expand")
 

@@ -336,9 +336,7 @@ class Tensor:
 
     def item(self):
         if self.numel() != 1:
-            raise RuntimeError(
-                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
-            )
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         if self._np is None and self.is_floating_point():  # traced (AOT): a float of unknown value
             from ._ops import ops  # (deferred: the op registry is built on this module)
             return ops.aten._local_scalar_dense.default(self)

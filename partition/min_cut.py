@@ -59,8 +59,7 @@ def _partition(joint_module, _joint_inputs, num_fwd_outputs, static_lifetime_inp
     node_info = classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices or ())
     if not node_info.required_bw:
         # Nothing reads a tangent: there is no cut to make (and networkx rejects a network without a sink).
-        return default_partition(GraphModule(joint_module, joint_graph), _joint_inputs,
-                                 num_fwd_outputs=num_fwd_outputs)
+        return default_partition(GraphModule(joint_module, joint_graph), _joint_inputs, num_fwd_outputs=num_fwd_outputs)
     result = choose_saved_values(joint_graph, node_info, options or MinCutOptions())
     fw_module, bw_module = extract_partition(joint_module, joint_graph, result.saved_values, num_fwd_outputs)
     log_partition(joint_module, fw_module, bw_module, "min_cut_rematerialization_partition")

@@ -180,8 +180,7 @@ class FunctionBuilder:
         takes LLVM seconds to compile. `interleave_long_body` asks the vectorizer to keep INTERLEAVE_COUNT vectors
         in flight when the body is longer than LONG_BODY_LINES (see there)."""
         preheader = self.current_block
-        header, body_label, exit_label = (self.new_label(f"{var_hint}.{part}")
-                                          for part in ("header", "body", "exit"))
+        header, body_label, exit_label = (self.new_label(f"{var_hint}.{part}") for part in ("header", "body", "exit"))
         self.do(f"br label %{header}")
         self.start_block(header)
         induction = self.fresh(var_hint)

@@ -42,8 +42,7 @@ class HostTarget:
         self.fingerprint = "|".join([llvmlite.__version__, self.triple, self.cpu, self.features])
 
     def new_machine(self):
-        return self.llvm.Target.from_default_triple().create_target_machine(cpu=self.cpu, features=self.features,
-                                                                             opt=3)
+        return self.llvm.Target.from_default_triple().create_target_machine(cpu=self.cpu, features=self.features, opt=3)
 
     def optimize(self, module):
         tuning = self.llvm.create_pipeline_tuning_options(speed_level=3)  # (loop vectorizer and unrolling on)

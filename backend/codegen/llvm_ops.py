@@ -161,8 +161,7 @@ def logical_not(b, x):
 
 
 def bitwise_not(b, x):
-    return b.binop("xor", x, const(-1, x.dtype) if x.dtype is not dt.bool_ else Value("true", dt.bool_),
-                   hint="bitnot")
+    return b.binop("xor", x, const(-1, x.dtype) if x.dtype is not dt.bool_ else Value("true", dt.bool_), hint="bitnot")
 
 
 def isnan(b, x):

@@ -11,6 +11,7 @@ import numpy as np
 import scipy.special
 
 from .. import _dtype
+from ..backends.cpu import get_cpu_capability
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
@@ -119,10 +120,11 @@ def _gelu(x, approximate="none"):
     if approximate == "tanh":
         inner = _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1 + np.tanh(inner))
-    # (ATen's vectorised float loop halves last, so x * (1 + erf) overflows past half of float32's range; a single
-    # element takes its scalar loop, which halves first)
+    # (ATen's AVX512 float loop halves last, so x * (1 + erf) overflows past half of float32's range; a single
+    # element takes its scalar loop, which halves first, as its AVX2 loop does)
     erf_term = 1 + _erf(x * np.asarray(1 / math.sqrt(2), x.dtype))
-    return x * erf_term * 0.5 if x.dtype == np.float32 and x.size > 1 else x * 0.5 * erf_term
+    halves_last = x.dtype == np.float32 and x.size > 1 and get_cpu_capability() == "AVX512"
+    return x * erf_term * 0.5 if halves_last else x * 0.5 * erf_term
 
 
 def _gelu_backward(grad, x, approximate="none"):
