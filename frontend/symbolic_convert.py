@@ -365,7 +365,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def CONTAINS_OP(self, inst):
         container, item = self.pop().realize(), self.pop().realize()
         if isinstance(container, DictVariable):
-            found = constant_key(item, True) in container.items
+            found = container.has_key(constant_key(item, True))
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
         elif isinstance(container, UserObjectVariable):  # (its __contains__, else a search of its items)

@@ -110,10 +110,10 @@ def wrap(og, value, source):
             og.guards.add(guards.length_guard(source, value))
         return make([_item(og, v, source, i) for i, v in enumerate(value)], source)
     if type(value) in (dict, collections.OrderedDict, collections.Counter) and {*map(type, value)} <= {str, int, bool}:
-        if source is not None:
+        if source is not None:  # (its keys: guarded as the frame reads them, see DictVariable)
             og.guards.add(guards.type_guard(source, value), type(value))
-            og.guards.add(guards.dict_keys_guard(source, list(value)))
-        return DictVariable({k: _item(og, v, source, k) for k, v in value.items()}, source, type(value))
+        return DictVariable({k: _item(og, v, source, k) for k, v in value.items()}, source, type(value),
+                            guard=og.guards.add if source is not None else None)
     if isinstance(value, minitorch2.nn.Module):
         rnn_refusal.refuse_module(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)

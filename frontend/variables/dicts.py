@@ -9,6 +9,7 @@ are live views of it, as Python's are.
 import collections
 import functools
 
+from .. import guards
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -28,10 +29,25 @@ def constant_key(var, identity=False):  # (with `identity`, a dict's: a tensor i
 class DictVariable(VariableTracker):
     mutable_identity = True
 
-    def __init__(self, items, source=None, cls=dict, factory=None):
+    def __init__(self, items, source=None, cls=dict, factory=None, guard=None):
         super().__init__(source)
-        self.items = dict(items)  # constant key -> tracker
+        self._items = dict(items)  # constant key -> tracker
         self.cls, self.factory = cls, factory
+        self.guard = guard  # a dict read from the frame: guards.add, to guard its keys when the frame reads them
+
+    @property
+    def items(self):
+        """All the keys, read: as Dynamo's, a dict from the frame is guarded on its whole key list only now."""
+        if self.guard is not None:
+            self.guard(guards.dict_keys_guard(self.source, list(self._items)))
+            self.guard = None
+        return self._items
+
+    def has_key(self, key):
+        """`key in d`, guarded on that key alone (Dynamo's DICT_CONTAINS): another key added later changes nothing."""
+        if self.guard is not None:
+            self.guard(guards.dict_contains_guard(self.source, key, key in self._items))
+        return key in self._items
 
     def python_type(self):
         return self.cls
@@ -55,13 +71,14 @@ class DictVariable(VariableTracker):
 
     def getitem(self, tx, index):
         key = constant_key(index, True)
-        if key not in self.items and self.factory is not None:
+        if self.has_key(key):
+            return self._items[key]
+        if self.factory is not None:
             self.setitem(tx, index, self.factory.realize().call_function(tx, [], {}))
-        if key not in self.items and self.cls is collections.Counter:  # (a Counter's missing key counts 0)
+            return self._items[key]
+        if self.cls is collections.Counter:  # (a Counter's missing key counts 0)
             return ConstantVariable(0)
-        if key not in self.items:
-            raise_observed(KeyError, [key], f"KeyError {key!r} in a dict built in the frame")
-        return self.items[key]
+        raise_observed(KeyError, [key], f"KeyError {key!r} in a dict built in the frame")
 
     def setitem(self, tx, key, value):
         if self.source is not None:  # a dict from outside: written back after the graph, as a list is
@@ -73,6 +90,9 @@ class DictVariable(VariableTracker):
             return self.getitem(tx, args[0])
         if name in ("keys", "values", "items"):
             return DictViewVariable(self, name)
+        if name == "get" and not kwargs and len(args) in (1, 2):
+            key = constant_key(args[0], True)
+            return self._items[key] if self.has_key(key) else args[1] if len(args) == 2 else ConstantVariable(None)
         if name == "copy":
             return DictVariable(self.items, cls=self.cls, factory=self.factory)
         if name not in ("get", "update", "__setitem__", "pop", "setdefault", "clear", "popitem", "move_to_end") or \

@@ -70,9 +70,6 @@ def test_distributed_nn_collectives_need_a_group_and_pass_gradients_through():
 _SETTINGS = {"a": 1, "b": 2}
 
 
-@pytest.mark.xfail(strict=True, reason="a dict read from the frame is guarded on all its keys when wrapped, where "
-                   "Dynamo guards only what the frame asked (`k in d`: DICT_CONTAINS, `d[k]`: that item), so adding "
-                   "an unrelated key (an import into sys.modules, as einops' backend lookup reads it) recompiles")
 def test_a_new_key_in_a_read_dict_does_not_recompile():
     import torch
     import torch._dynamo.testing
