@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_425
+CEILING = 19_424
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -157,6 +157,7 @@ OUTSIDE_THE_LESSON = {
         # the argument parser's NumPy names (axis for dim, keepdims for keepdim) on torch-level functions and methods
         "minitorch2/_numpy_names.py",
         "frontend/tensorless_frames.py",  # Dynamo leaves a resume frame holding nothing of torch's untraced
+        "frontend/variables/dict_key_guards.py",  # a dict from the frame guarded key by key, as Dynamo's: fewer recompiles
         "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/autograd/view_refusals.py",  # torch refuses writes through split/chunk/unbind outputs
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",

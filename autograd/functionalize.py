@@ -287,9 +287,8 @@ def _name(target):
 
 
 def functionalize_graph(gm):
-    """A pure version of `gm`. Returns (module, mutated): `mutated` lists the input positions whose final
-    values the new graph returns first, before the original outputs. A graph without mutations is
-    returned as it is."""
+    """A pure version of `gm`. Returns (module, mutated): `mutated` lists the input positions whose final values the new
+    graph returns first, before the original outputs. A graph without mutations is returned as it is."""
     if not any(n.op == "call_function" and _is_mutating(n.target) for n in gm.graph.nodes):
         return gm, []
     worker = _Functionalizer(gm.graph)

@@ -169,11 +169,6 @@ def dict_keys_guard(source, keys):
                  f"{name} has keys {text}")
 
 
-def dict_contains_guard(source, key, present):
-    code = f"{literal(key)} {'in' if present else 'not in'} {source.name()}"
-    return Guard("DICT_CONTAINS", code, code)
-
-
 def hasattr_guard(source, attribute, present):
     code = f"{'' if present else 'not '}hasattr({source.name()}, {literal(attribute)})"
     return Guard("HASATTR", code, code)

@@ -90,9 +90,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def _from_data(data, dtype):
-    """Nested Python data as a numpy array of dtype (inferred when None); what torch's tensor() refuses (ragged
-    nesting, strings, None, ints beyond int64, values an integer dtype cannot hold) refused as it does
-    (_tensor_data.py)."""
+    """Nested Python data as a numpy array of dtype (inferred when None); what torch's tensor() refuses (ragged nesting,
+    strings, None, ints beyond int64, values an integer dtype cannot hold) refused as it does (_tensor_data.py)."""
     raw = data_array(data, dtype)
     dtype = dtype or _infer_dtype(data)
     raw = checked_values(raw, dtype, data)
@@ -125,10 +124,9 @@ def _device(name):
 
 
 def _options(dtype, layout, device, pin_memory, memory_format=None, *, from_tensor=False):
-    """The keyword arguments PyTorch's Python bindings hand a factory op, so traced graphs read as
-    PyTorch's: dtype, layout and memory_format when given; the device always for a new tensor (the
-    default device, cpu, when none is named) and only when named for the *_like and new_* ops, whose
-    tensor decides it otherwise; pin_memory always."""
+    """The keyword arguments PyTorch's Python bindings hand a factory op, so traced graphs read as PyTorch's: dtype,
+    layout and memory_format when given; the device always for a new tensor (the default device, cpu, when none is
+    named) and only when named for the *_like and new_* ops, whose tensor decides it otherwise; pin_memory always."""
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
                            "allocator is available on this system.")

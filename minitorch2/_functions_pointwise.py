@@ -121,9 +121,8 @@ clip = alias_of(clamp, "clip")
 
 @out_variant(WHERE)
 def where(condition, input=None, other=None):
-    """ATen's where overloads: a Python number becomes a scalar_tensor of the result dtype (the other
-    scalar first when both are numbers) and a tensor of another dtype is converted first, so the graph
-    records what PyTorch's records."""
+    """ATen's where overloads: a Python number becomes a scalar_tensor of the result dtype (the other scalar first when
+    both are numbers) and a tensor of another dtype is converted first, so the graph records what PyTorch's records."""
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if _t(input) and _t(other):

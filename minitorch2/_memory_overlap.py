@@ -70,9 +70,8 @@ def _rows_interleave(a, b, start_a, start_b):
 
 
 def overlap_groups(values) -> Groups:
-    """The positions of the tensors among values that share memory, as groups of two or more (one tensor
-    given twice is a group too); () when every tensor has memory of its own, the common case, answered
-    without computing any span."""
+    """The positions of the tensors among values that share memory, as groups of two or more (one tensor given twice is
+    a group too); () when every tensor has memory of its own, the common case, answered without computing any span."""
     by_owner = {}
     for i, v in enumerate(values):
         if isinstance(v, Tensor) and isinstance(v._storage, np.ndarray):

@@ -9,9 +9,9 @@ are live views of it, as Python's are.
 import collections
 import functools
 
-from .. import guards
 from ..exc import Unsupported
 from .base import VariableTracker
+from .dict_key_guards import KeysGuardedWhenRead
 from .constant import ConstantVariable
 from .exceptions import raise_observed
 from .tensor_membership import identity_key, key_var
@@ -26,28 +26,13 @@ def constant_key(var, identity=False):  # (with `identity`, a dict's: a tensor i
     return identity_key(var, identity)
 
 
-class DictVariable(VariableTracker):
+class DictVariable(KeysGuardedWhenRead, VariableTracker):
     mutable_identity = True
 
     def __init__(self, items, source=None, cls=dict, factory=None, guard=None):
         super().__init__(source)
-        self._items = dict(items)  # constant key -> tracker
-        self.cls, self.factory = cls, factory
-        self.guard = guard  # a dict read from the frame: guards.add, to guard its keys when the frame reads them
-
-    @property
-    def items(self):
-        """All the keys, read: as Dynamo's, a dict from the frame is guarded on its whole key list only now."""
-        if self.guard is not None:
-            self.guard(guards.dict_keys_guard(self.source, list(self._items)))
-            self.guard = None
-        return self._items
-
-    def has_key(self, key):
-        """`key in d`, guarded on that key alone (Dynamo's DICT_CONTAINS): another key added later changes nothing."""
-        if self.guard is not None:
-            self.guard(guards.dict_contains_guard(self.source, key, key in self._items))
-        return key in self._items
+        self._items = dict(items)  # constant key -> tracker (read as self.items: dict_key_guards.py)
+        self.cls, self.factory, self.guard = cls, factory, guard
 
     def python_type(self):
         return self.cls
@@ -91,8 +76,7 @@ class DictVariable(VariableTracker):
         if name in ("keys", "values", "items"):
             return DictViewVariable(self, name)
         if name == "get" and not kwargs and len(args) in (1, 2):
-            key = constant_key(args[0], True)
-            return self._items[key] if self.has_key(key) else args[1] if len(args) == 2 else ConstantVariable(None)
+            return self.get(constant_key(args[0], True), args[1] if len(args) == 2 else ConstantVariable(None))
         if name == "copy":
             return DictVariable(self.items, cls=self.cls, factory=self.factory)
         if name not in ("get", "update", "__setitem__", "pop", "setdefault", "clear", "popitem", "move_to_end") or \

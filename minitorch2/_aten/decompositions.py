@@ -287,8 +287,7 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
 
 
 def inplace_by_copy(functional):
-    """The in-place form of a decomposition: the functional result copied into self (torch's
-    _inplace_wrapper)."""
+    """The in-place form of a decomposition: the functional result copied into self (torch's _inplace_wrapper)."""
     def decomposition(self, *args, **kwargs):
         # (a trace's copy_ refuses an expanded self: the op stays whole)
         result = NotImplemented if has_internal_overlap(self) else functional(self, *args, **kwargs)

@@ -33,9 +33,8 @@ class Parameter(Tensor):
 
 
 class Buffer(Tensor):
-    """torch.nn.Buffer, accepted where torch code writes one: Buffer(t) is t itself, which a Module stores
-    as a plain tensor attribute, not among its buffers (register_buffer does that), so `persistent` has
-    nothing to mark."""
+    """torch.nn.Buffer, accepted where torch code writes one: Buffer(t) is t itself, which a Module stores as a plain
+    tensor attribute, not among its buffers (register_buffer does that), so `persistent` has nothing to mark."""
 
     def __new__(cls, data, *, persistent=True):
         return data
