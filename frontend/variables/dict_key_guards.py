@@ -24,7 +24,9 @@ class KeysGuardedWhenRead:
         return self._items
 
     def has_key(self, key):
-        """`key in d`, guarded on that key alone."""
+        """`key in d`, guarded on that key alone (a key no literal writes, as a tensor's identity: on all the keys)."""
+        if type(key) not in (str, int, bool):
+            return key in self.items
         if self.guard is not None:
             code = f"{literal(key)} {'in' if key in self._items else 'not in'} {self.source.name()}"
             self.guard(Guard("DICT_CONTAINS", code, code))

@@ -83,3 +83,17 @@ def test_a_kwargs_dict_argument_read_by_key_compiles_once_for_new_keys():
             {"scale": 2}, {"scale": 2, "name": "a"}, {"name": "b", "scale": 2}, {"name": "c"}, {"scale": 3})]
         results.append((seen, counter.frame_count))
     assert results[1] == results[0]
+
+
+def test_keys_no_literal_writes_guard_the_whole_dict_and_compile_once():
+    table = {"a": 1, 2: 3, True: 4}
+
+    def f(x):
+        return x + (1 if x in table else 0) + (3.5 in table) + ((1,) in table) + table.get(2.0, 0)
+
+    results = []
+    for lib in (torch, minitorch2):
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        compiled = lib.compile(f, backend=counter)
+        results.append(([compiled(lib.ones(1)).tolist() for _ in range(3)], counter.frame_count))
+    assert results[1] == results[0]
