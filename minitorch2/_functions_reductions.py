@@ -1,11 +1,9 @@
 """The torch-level reductions: sum, mean, amax/amin, max/min, var/std, cumsum, any/all, softmax.
 
-Runtime layer, between user code and the op registry (gathered into the
-`minitorch2` namespace by _functions.py). Each function turns PyTorch's
-optional-dim calling conventions into one aten overload: no dim is the full
-reduction (`sum.default`), a dim or a list of dims the dim overload; `max` and
-`min` over a dim return the named (values, indices) pair, and with a tensor
-argument they are `maximum`/`minimum`.
+Runtime layer, between user code and the op registry (gathered into the `minitorch2` namespace by _functions.py).
+Each function turns PyTorch's optional-dim calling conventions into one aten overload: no dim is the full reduction
+(`sum.default`), a dim or a list of dims the dim overload; `max` and `min` over a dim return the named (values,
+indices) pair, and with a tensor argument they are `maximum`/`minimum`.
 """
 from . import return_types
 from ._arg_parser import out_needs_dim

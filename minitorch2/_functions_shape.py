@@ -1,12 +1,10 @@
 """The torch-level shape functions: views, joining and splitting, indexing, and the small helpers.
 
-Runtime layer, between user code and the op registry (gathered into the
-`minitorch2` namespace by _functions.py). Each function picks the aten op
-PyTorch's own function records: `reshape` is a `view` when the strides allow
-one and a `clone` plus `_unsafe_view` otherwise, `flatten` and `chunk` are
-composed of `reshape` and `split`. The other function modules build on this
-one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
-argument helpers they share (`_t`, `_dims`).
+Runtime layer, between user code and the op registry (gathered into the `minitorch2` namespace by _functions.py).
+Each function picks the aten op PyTorch's own function records: `reshape` is a `view` when the strides allow one and
+a `clone` plus `_unsafe_view` otherwise, `flatten` and `chunk` are composed of `reshape` and `split`. The other
+function modules build on this one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the argument
+helpers they share (`_t`, `_dims`).
 """
 import functools
 

@@ -23,6 +23,10 @@ class KeysGuardedWhenRead:
             self.guard = None
         return self._items
 
+    @items.setter
+    def items(self, items):  # (a subclass's, or a whole new set of items)
+        self._items = items
+
     def has_key(self, key):
         """`key in d`, guarded on that key alone (a key no literal writes, as a tensor's identity: on all the keys)."""
         if type(key) not in (str, int, bool):

@@ -1,11 +1,9 @@
 """The backward engine: run grad_fns from the roots down to the leaves.
 
-Runtime layer. `backward(tensors)` and `grad(outputs, inputs)` walk the graph
-of Nodes recorded by the autograd layer. As in PyTorch, a node runs once all
-the gradients flowing into it have arrived, gradients reaching the same input
-are summed with `aten.add.Tensor`, and among ready nodes the most recently
-created runs first. Formulas call dispatched ops, so with `create_graph=True`
-the backward is itself recorded and can be differentiated again.
+Runtime layer. `backward(tensors)` and `grad(outputs, inputs)` walk the graph of Nodes recorded by the autograd
+layer. As in PyTorch, a node runs once all the gradients flowing into it have arrived, gradients reaching the same
+input are summed with `aten.add.Tensor`, and among ready nodes the most recently created runs first. Formulas call
+dispatched ops, so with `create_graph=True` the backward is itself recorded and can be differentiated again.
 
 Before a gradient goes along an edge, `validate_outputs` fits it to the
 tensor the edge came from (`Node.input_metadata`), as PyTorch's engine does:

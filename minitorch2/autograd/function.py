@@ -1,11 +1,9 @@
 """`autograd.Function`: user-defined ops with a hand-written backward.
 
-Runtime layer. `MyFn.apply(*args)` runs `forward(ctx, *args)` with grad mode
-off, then (when grad is needed) attaches a `MyFnBackward` node whose apply
-calls `backward(ctx, *grads)`. backward returns one gradient per forward
-argument; the node checks them as PyTorch does and passes on those of the
-tensor arguments, which alone have edges. The AOT layer (top-level
-`autograd/`) wraps compiled forward and backward graphs in one of these.
+Runtime layer. `MyFn.apply(*args)` runs `forward(ctx, *args)` with grad mode off, then (when grad is needed)
+attaches a `MyFnBackward` node whose apply calls `backward(ctx, *grads)`. backward returns one gradient per forward
+argument; the node checks them as PyTorch does and passes on those of the tensor arguments, which alone have edges.
+The AOT layer (top-level `autograd/`) wraps compiled forward and backward graphs in one of these.
 """
 import weakref
 

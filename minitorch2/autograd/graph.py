@@ -1,11 +1,9 @@
 """The backward graph: Nodes (grad_fns), edges and saved tensors.
 
-Runtime layer, built by the autograd layer of the dispatcher (`_record.py`)
-and walked by the engine (`engine.py`). Each differentiable op call leaves one
-`Node` behind, named as PyTorch names it (`AddmmBackward0`); its
-`next_functions` point at the nodes that produced its inputs, ending at an
-`AccumulateGrad` per leaf tensor. A node keeps what its formula needs as
-`SavedTensor`s, whose version check catches an in-place change after saving.
+Runtime layer, built by the autograd layer of the dispatcher (`_record.py`) and walked by the engine (`engine.py`).
+Each differentiable op call leaves one `Node` behind, named as PyTorch names it (`AddmmBackward0`); its
+`next_functions` point at the nodes that produced its inputs, ending at an `AccumulateGrad` per leaf tensor. A node
+keeps what its formula needs as `SavedTensor`s, whose version check catches an in-place change after saving.
 """
 import itertools
 import re

@@ -163,9 +163,6 @@ def f(x, y):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="Scale.apply(x, x) (one tensor for two inputs) runs forward as a frame of its "
-                   "own, whose ctx comes from outside: Dynamo traces ctx.save_for_backward and ctx.k there in one "
-                   "graph, (2, 4); ours breaks at the ctx attribute read, (4, 4)")
 def test_apply_of_one_tensor_twice():
     check_class_program(DUPLICATE_APPLY)
 
