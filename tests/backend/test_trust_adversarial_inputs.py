@@ -45,6 +45,8 @@ def assert_same_compiled(fn, make_inputs, backend):
     """minitorch2.compile(fn) gives torch.compile(fn)'s values, or raises an error of the class torch's raises
     (ours named as torch's class or one of its bases: torch's InductorError is a BackendCompilerFailed)."""
     expected_error, expected = _outcome(torch, fn, make_inputs, backend)
+    if "CppCompileError" in repr(expected_error):  # (its C++ depends on the CPU: on AVX2, x ** -1 and b - True)
+        pytest.skip("torch's inductor fails to compile its own C++ for this program on this CPU")
     error, ours = _outcome(mt, fn, make_inputs, backend)
     if expected_error is not None:
         names = [c.__name__ for c in type(expected_error).__mro__]
@@ -117,6 +119,9 @@ EMPTY_REDUCTIONS = {
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", sorted(KERNEL_ONLY_CHECKS))
 def test_checks_only_kernels_make(case, backend):
+    if (case, backend) == ("bool_alpha_float", "inductor") and torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("torch's AVX2 inductor kernel gives add(b, b, alpha=1.5) False in one lane, True in another, "
+                    "for the same inputs")
     assert_same_compiled(*KERNEL_ONLY_CHECKS[case], backend)
 
 
