@@ -67,7 +67,7 @@ class OutputGraph:
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         # a grad-mode switch pair record_grad_switch cancelled; Dynamo's compile_subgraph fast path (a lone tensor
         # returned, no side effects: it is the graph's output even if an input, so an empty graph still compiles)
-        self.switches_dropped, self.common_case = False, True
+        self.switches_dropped, self.common_case, self.reloading_inputs = False, True, False
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
         self.inputs, self.outputs = [], []
         self._input_vars = {}  # source name -> tracker
@@ -278,12 +278,14 @@ class OutputGraph:
 
     def side_effect_plan(self):
         """(outs, L, G) -> None: write the tracked contents back into each mutated outside list or dict."""
+        self.reloading_inputs = True  # (a tensor input they store is read from the frame again, as Dynamo's)
         plans = [(var.source, type(var)(var.items).output_plan(self)) for var in self.mutated]  # (a copy made here)
         global_plans = {name: var.realize().output_plan(self) for name, var in self.stored_globals.items()}
         attr_plans = [(source, name, value.realize().output_plan(self))
                       for (source, name), (_, value) in self.stored_attrs.items()]
         cell_plans = {name: cell.contents.realize().output_plan(self) for name, cell in self.stored_cells.items()
                       if cell.from_outside}  # (the frame's own cells end with it)
+        self.reloading_inputs = False
 
         def replay(outs, L, G, fn):
             for source, contents in plans:

@@ -67,6 +67,8 @@ class TensorVariable(VariableTracker):
                 for i in range(int(self.example_value.shape[0]))]  # (a symbolic length specialises)
 
     def output_plan(self, og):
+        if og.reloading_inputs and self.source is not None and self.proxy.node.op == "placeholder":
+            return super().output_plan(og)  # (no graph output)
         return tensor_attributes.output_plan(og, self, og.add_output(self))
 
     def build(self, cg):

@@ -1,8 +1,7 @@
 """How autograd follows views: a view's history read through its base.
 
-Runtime layer, between the backward graph (graph.py) and the dispatcher's
-autograd layer (_record.py). A view shares its base's memory, so an in-place
-op on either changes what the other's gradient must be. Three moves keep the
+Runtime layer, between the backward graph (graph.py) and the dispatcher's autograd layer (_record.py). A view shares
+its base's memory, so an in-place op on either changes what the other's gradient must be. Three moves keep the
 history right, as PyTorch's do:
 
     an in-place op on a view    the base's grad_fn becomes CopySlices (the old

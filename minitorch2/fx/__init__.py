@@ -1,9 +1,8 @@
 """minitorch2.fx (as torch.fx): the graph IR every layer of minitorch2 speaks.
 
-A program is a `Graph` of `Node`s (six opcodes: placeholder, get_attr,
-call_function, call_method, call_module, output), owned by a `GraphModule`
-whose `forward` is Python generated from the graph; `Interpreter` is the
-reference way to run one.
+A program is a `Graph` of `Node`s (six opcodes: placeholder, get_attr, call_function, call_method, call_module,
+output), owned by a `GraphModule` whose `forward` is Python generated from the graph; `Interpreter` is the reference
+way to run one.
 
 Reading order: node.py, graph.py, _codegen.py, graph_module.py, proxy.py, interpreter.py, passes/. Counted
 apart (the pipeline uses none of them): symbolic_trace, Tracer and Transformer (_symbolic_trace.py, _patching.py),

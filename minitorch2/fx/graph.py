@@ -9,11 +9,10 @@ FX layer, the IR every later layer speaks. A Graph is a Python function in disgu
         %mul : [num_users=1] = call_function[target=operator.mul](args = (%lin, %sigmoid), kwargs = {})
         return mul
 
-The one idea to hold: the list order *is* the program order, and every edit
-goes through a handful of operations that keep the graph valid
-(`inserting_before/after`, `Node.replace_all_uses_with`, `erase_node`), which
-`lint()` checks. A Graph never regenerates code; `GraphModule.recompile()` does.
-Node names come from `_Namespace` exactly as torch.fx makes them (`sum` -> `sum_1`).
+The one idea to hold: the list order *is* the program order, and every edit goes through a handful of operations
+that keep the graph valid (`inserting_before/after`, `Node.replace_all_uses_with`, `erase_node`), which `lint()`
+checks. A Graph never regenerates code; `GraphModule.recompile()` does. Node names come from `_Namespace` exactly as
+torch.fx makes them (`sum` -> `sum_1`).
 """
 import builtins
 import copy

@@ -1,10 +1,8 @@
 """TorchDispatchMode: Python code that sees every aten op call (as torch.utils._python_dispatch).
 
-Runtime layer. Entering a mode pushes it on the dispatcher's mode stack; while
-active, every op call below autograd reaches `__torch_dispatch__(func, types,
-args, kwargs)`. Calling `func(*args, **kwargs)` inside it continues to the
-next mode down (or the kernel). make_fx, functionalization and FakeTensorMode
-are all modes.
+Runtime layer. Entering a mode pushes it on the dispatcher's mode stack; while active, every op call below autograd
+reaches `__torch_dispatch__(func, types, args, kwargs)`. Calling `func(*args, **kwargs)` inside it continues to the
+next mode down (or the kernel). make_fx, functionalization and FakeTensorMode are all modes.
 """
 from .._dispatch import pop_mode, push_mode
 
