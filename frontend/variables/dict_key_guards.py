@@ -16,6 +16,8 @@ class KeysGuardedWhenRead:
     """For a tracker holding `_items` (constant key -> tracker), `source` and `guard` (guards.add, or None: a dict
     made in the frame, or its keys already guarded)."""
 
+    guard = None  # (a class default: ChainMapVariable keeps its items otherwise, and is never guarded key by key)
+
     @property
     def items(self):
         if self.guard is not None:
@@ -29,12 +31,11 @@ class KeysGuardedWhenRead:
 
     def has_key(self, key):
         """`key in d`, guarded on that key alone (a key no literal writes, as a tensor's identity: on all the keys)."""
-        if type(key) not in (str, int, bool):
+        if self.guard is None or type(key) not in (str, int, bool):
             return key in self.items
-        if self.guard is not None:
-            code = f"{literal(key)} {'in' if key in self._items else 'not in'} {self.source.name()}"
-            self.guard(Guard("DICT_CONTAINS", code, code))
+        code = f"{literal(key)} {'in' if key in self._items else 'not in'} {self.source.name()}"
+        self.guard(Guard("DICT_CONTAINS", code, code))
         return key in self._items
 
     def get(self, key, default):
-        return self._items[key] if self.has_key(key) else default
+        return (self.items if self.guard is None else self._items)[key] if self.has_key(key) else default
