@@ -8,7 +8,9 @@ answers; of a class, Dynamo's handler refuses (a graph break), and so does this 
 constant (astuple's and asdict's leaves) is the constant itself; of lists, tuples and dicts of constants, new
 containers. A torch.jit ScriptFunction is the Python function it holds as `_torchdynamo_inline`, inlined, as
 Dynamo's wrap_jit_function makes it. An object whose class defines
-its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py).
+its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py). An
+autograd.Function's ctx, an argument of a frame of its forward run eagerly, is a user object whose attributes are set
+after the graph, as Dynamo's AutogradFunctionContextVariable.
 """
 import collections
 import copy
@@ -16,6 +18,8 @@ import dataclasses
 import inspect
 import operator
 import types
+
+from minitorch2.autograd.function import FunctionCtx
 
 from .. import guards
 from ..source import AttrSource
@@ -28,7 +32,6 @@ from .dicts import DictVariable
 from .lists import ListVariable, TupleVariable
 from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
 from .user_defined import UserObjectVariable
-from minitorch2.autograd.function import FunctionCtx
 
 
 def wrap_other(og, value, source):
