@@ -25,6 +25,7 @@ float_tensor & 1 (InductorError; ours raises while tracing or computes as eager)
 for a compiled trunc division of integers by zero (ours raises eager's RuntimeError).
 """
 import pytest
+import torch
 
 from tests.backend.test_probes_s30 import INF, MODES, NAN, check
 
@@ -120,6 +121,8 @@ AGREED = {f.__name__[1:]: f for f in (_integer_division, _int_min_by_minus_one, 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(AGREED))
 def test_probes_that_agreed(name, mode):
+    if (name, mode) == ("narrow_int_reductions", "inductor") and torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("torch's AVX2 inductor sums 32 int8s to -56 with dtype=int8, where eager (and ours) wrap to 104")
     check(AGREED[name], mode)
 
 
@@ -129,9 +132,10 @@ def test_mean_of_integers_raises():
 
 
 # ---------------------------------------------------------------- not fixed
-@pytest.mark.xfail(strict=True, reason="torch's inductor computes a loop shorter than its vector loop (a quarter "
-                   "of 16 float32 or of 32 16-bit lanes) in scalar code, whose float -> int8 cast wraps as eager; "
-                   "ours always computes the vector form (as test_probes_s29's remainder)")
+@pytest.mark.xfail(torch.backends.cpu.get_cpu_capability() == "AVX512", strict=True,
+                   reason="torch's AVX512 inductor computes a loop shorter than its vector loop (a quarter of 16 "
+                   "float32 or of 32 16-bit lanes) in scalar code, whose float -> int8 cast wraps as eager; ours "
+                   "always computes the vector form, as its AVX2 inductor does here (as test_probes_s29's remainder)")
 def test_compiled_cast_of_a_short_tensor_to_int8_as_torch_compiled():
     check(lambda lib, C: C(lambda a: (a * 1).to(lib.int8))(lib.tensor([300.7, NAN, -300.5])), "inductor")
 
