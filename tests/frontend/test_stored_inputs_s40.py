@@ -9,6 +9,8 @@ import torch
 import frontend
 import minitorch2
 
+from .test_autograd_function_hop import _duplicate_input_program  # (saves its inputs on ctx)
+
 SINK = []
 
 
@@ -28,22 +30,7 @@ def _stores_its_input(lib):
     return f
 
 
-def _saves_its_input_for_backward(lib):
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x, y):
-            ctx.save_for_backward(x, y)
-            return x * y
-
-        @staticmethod
-        def backward(ctx, g):
-            x, y = ctx.saved_tensors
-            return g * y, g * x * 3
-
-    return lambda x: Square.apply(x.sin(), x.sin()) + 1
-
-
-@pytest.mark.parametrize("program", [_stores_its_input, _saves_its_input_for_backward],
+@pytest.mark.parametrize("program", [_stores_its_input, _duplicate_input_program],
                          ids=lambda p: p.__name__.strip("_"))
 def test_printed_graphs_as_dynamo(program):
     results = []
