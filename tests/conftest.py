@@ -52,6 +52,17 @@ def pytest_make_collect_report(collector):
     report.longrepr = (str(collector.path), 0, "Skipped: needs torch (the oracle), which is not installed")
 
 
+# ---- two or more workers --------------------------------------------------------------------------------------
+# pyproject.toml runs the suite with `-n auto --dist loadfile` (pytest-xdist): each test file runs whole, in order,
+# in one worker process, and the files are shared among one worker per core. The tests are single-threaded Python
+# for the most part, so on CI's two cores this halves the time. Each worker imports torch and minitorch2 (about
+# 1 GB), so a large machine gets 8 at most; `-n 0` runs everything in this process.
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(cores, 8)
+
+
 # ---- the slow tests -------------------------------------------------------------------------------
 # The longest tests (each 10-35 s on two cores), and a few whole files of many short ones, run in their own step
 # (`python -m pytest -m slow`, CI's second run), so that the default run stays well under 15 minutes. They are

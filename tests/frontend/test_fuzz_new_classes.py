@@ -11,10 +11,12 @@ test_train_step_matches_torch compiles train_programs()'s step (SGD / Adam, zero
 scheduler, sometimes a break) and runs it four times: losses, weights, the learning rate and the counts must
 equal torch's.
 
-20 examples each by default (about 30 s of CPU); the slow variants draw 300.
+20 examples each by default (about 30 s of CPU); the slow variants draw 40 (about 3 s each for a training step),
+and 1,000 with HYPOTHESIS_PROFILE=deep.
 """
 import contextlib
 import io
+import os
 
 import numpy as np
 import pytest
@@ -30,7 +32,8 @@ from frontend.testing import CompileCounter
 from .program_gen_classes import CLASS_PRELUDE, class_programs, train_programs
 
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=1_000 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 40, deadline=None,
+                suppress_health_check=list(HealthCheck))
 
 
 def _namespace(source, lib):
