@@ -120,7 +120,7 @@ def _run_pytest(root, files, examples, seed):
             env[SEED_VARIABLE] = str(seed)
         command = [sys.executable, "-m", "pytest", *(str(f) for f in files.values()), "-p", __name__,
                    "-q", "--no-header", "-p", "no:cacheprovider", "--rootdir", str(root), "-W", "ignore::DeprecationWarning",
-                   "-m", ""]  # (every property, the slow ones too: the default run's `-m 'not slow'` does not apply)
+                   "-o", "addopts="]  # (in this one process, and every property: the slow ones too)
         if seed is not None:
             command.append(f"--hypothesis-seed={seed}")
         sys.stdout.flush()
