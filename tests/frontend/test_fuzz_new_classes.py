@@ -11,7 +11,7 @@ test_train_step_matches_torch compiles train_programs()'s step (SGD / Adam, zero
 scheduler, sometimes a break) and runs it four times: losses, weights, the learning rate and the counts must
 equal torch's.
 
-20 examples each by default (about 30 s of CPU); the slow variants draw 40 (about 3 s each for a training step),
+20 examples each by default (about 30 s of CPU); the slow variants draw 40 (about 50 s for the training steps),
 and 1,000 with HYPOTHESIS_PROFILE=deep.
 """
 import contextlib
