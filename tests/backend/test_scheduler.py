@@ -75,6 +75,7 @@ def test_softmax_forward_is_one_kernel():
 
 
 def test_storing_the_exp_gives_the_bits_of_recomputing_it(monkeypatch):
+    minitorch2.manual_seed(0)
     x = minitorch2.randn(64, 333) * 10
     backend.config.cpu_codegen = "llvm"
     stored = compile_checked(lambda x: aten._softmax.default(x, -1, False), x)([x])[0].numpy()
@@ -84,8 +85,9 @@ def test_storing_the_exp_gives_the_bits_of_recomputing_it(monkeypatch):
     assert str(recomputed.kernels[0]).count("exp(") == 2
     if backend.speed.fast():  # the inline exp vectorizes both sums alike
         np.testing.assert_array_equal(recomputed([x])[0].numpy(), stored)
-    else:  # plain: the sum around a call to libm's expf runs scalar, the sum of the stored row vectorized
-        np.testing.assert_allclose(recomputed([x])[0].numpy(), stored, rtol=1e-6)
+    else:  # plain: the sum around a call to libm's expf runs scalar, the sum of the stored row vectorized;
+        # two orders of summing 333 floats each err by at most 332 float32 half-ulps
+        np.testing.assert_allclose(recomputed([x])[0].numpy(), stored, rtol=2 * 332 * 2.0**-24)
 
 
 def test_cheap_reduction_values_are_recomputed_not_stored():
