@@ -391,15 +391,22 @@ def import_file(path, module_name):
     return module
 
 
+_kernel_files = None  # the process's temporary folder of kernel files, removed when the process ends
+
+
 def load_module(source, name):
     """The generated module, imported from a file: Triton reads a kernel's source back with inspect. The speed
-    wing keeps one per source for the process, its file in the kernel cache; else a fresh temporary file."""
+    wing keeps one per source for the process, its file in the kernel cache; else a fresh file in a temporary
+    folder that lives as long as the process."""
+    global _kernel_files
     module = speed.cached_module(source, name)
     if module is None:
-        path = os.path.join(tempfile.mkdtemp(prefix="minitorch2_triton_"), f"{name}.py")
-        with open(path, "w") as f:
+        if _kernel_files is None:
+            _kernel_files = tempfile.TemporaryDirectory(prefix="minitorch2_triton_")
+        with tempfile.NamedTemporaryFile("w", suffix=".py", prefix=f"{name}_", dir=_kernel_files.name,
+                                         delete=False) as f:
             f.write(source)
-        module = import_file(path, f"minitorch2_triton_{name}")
+        module = import_file(f.name, f"minitorch2_triton_{name}")
     return module
 
 

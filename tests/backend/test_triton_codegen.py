@@ -513,3 +513,15 @@ def test_program_suite_with_triton(suite):
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", suite],
                             cwd=REPOSITORY, env=environment, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+
+
+def test_plain_kernel_files_are_removed_when_the_process_ends(tmp_path):
+    program = ("import minitorch2, backend; backend.config.cpu_codegen = 'triton'\n"
+               "f = minitorch2.compile(lambda x: (x * 2).sin().sum())\n"
+               "print(f(minitorch2.ones(5)).item())")
+    environment = {**os.environ, "MINITORCH2_BACKEND_SPEED": "plain", "TMPDIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", program], cwd=REPOSITORY, env=environment, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert float(result.stdout) == pytest.approx(5 * np.sin(2.0))
+    assert list(tmp_path.iterdir()) == []
