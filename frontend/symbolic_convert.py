@@ -347,7 +347,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             fn.closure = value.items
         elif flag == 0x02:
             fn.kwdefaults = value.realize().items  # (a dict built by BUILD_CONST_KEY_MAP)
-        # 0x04 (annotations) are not needed to call the function
+        elif flag == 0x04:  # (name, annotation, ...) pairs: the function's __annotations__
+            pairs = value.realize().unpack_var_sequence(self)
+            fn.annotations = DictVariable({p.as_python_constant(): a for p, a in zip(pairs[::2], pairs[1::2])})
 
     # ---- operators --------------------------------------------------------------------------
 

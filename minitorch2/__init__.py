@@ -1,9 +1,8 @@
 """minitorch2: a readable PyTorch 2 stack in Python (this package plays `torch`).
 
-The runtime: Tensor over numpy memory, the aten operator registry
-(`minitorch2.ops.aten`), the dispatcher with its mode stack, eager autograd,
-PyTorch-exact random numbers, nn, optim and the FX IR. See README.md for the
-pipeline built on top of it (frontend/, autograd/, partition/, backend/).
+The runtime: Tensor over numpy memory, the aten operator registry (`minitorch2.ops.aten`), the dispatcher with its mode
+stack, eager autograd, PyTorch-exact random numbers, nn, optim and the FX IR. See README.md for the pipeline built on
+top of it (frontend/, autograd/, partition/, backend/).
 """
 import math
 

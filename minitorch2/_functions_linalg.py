@@ -1,9 +1,8 @@
 """The torch-level matrix products: mm, bmm, addmm, dot, mv, outer and matmul.
 
-Runtime layer, between user code and the op registry (gathered into the
-`minitorch2` namespace by _functions.py). All but one call their aten op
-directly; `matmul` is composed of dot/mv/mm/bmm and views exactly as PyTorch
-composes it (see its docstring), so that traced graphs record the same ops.
+Runtime layer, between user code and the op registry (gathered into the `minitorch2` namespace by _functions.py). All
+but one call their aten op directly; `matmul` is composed of dot/mv/mm/bmm and views exactly as PyTorch composes it (see
+its docstring), so that traced graphs record the same ops.
 """
 import math
 
@@ -45,9 +44,8 @@ def matmul(input, other):
     same ops: the larger operand's batch folds into mm rows when that needs no copy (or when the smaller
     operand requires grad, so its gradient is one mm); otherwise bmm over the expanded batches.
 
-    As in PyTorch there are two variants: eager runs ATen's C++ `_matmul_impl`; with the Python
-    dispatcher enabled (AOT tracing) torch._decomp's `matmul` runs. They differ in three details,
-    marked `traced` below."""
+    As in PyTorch there are two variants: eager runs ATen's C++ `_matmul_impl`; with the Python dispatcher enabled (AOT
+    tracing) torch._decomp's `matmul` runs. They differ in three details, marked `traced` below."""
     for position, (name, value) in enumerate((("input", input), ("other", other))):
         if not isinstance(value, Tensor):
             raise TypeError(f"matmul(): argument '{name}' (position {position + 1}) must be Tensor, not {type(value).__name__}")

@@ -13,9 +13,8 @@ overload carries what every layer above needs to know about the op:
     decomposition the op in terms of simpler ops, where PyTorch has one
     functional_variant  an in-place op's functional form (add_.Tensor's is add.Tensor)
 
-The overloads themselves are listed in one table, `minitorch2/_aten/table.py`;
-`register_table` makes the registry from its rows. Calling an overload hands
-it to the dispatcher (`minitorch2/_dispatch.py`).
+The overloads themselves are listed in one table, `minitorch2/_aten/table.py`; `register_table` makes the registry from
+its rows. Calling an overload hands it to the dispatcher (`minitorch2/_dispatch.py`).
 """
 import inspect
 

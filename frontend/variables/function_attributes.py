@@ -3,6 +3,8 @@ update), as Dynamo records them. Frontend layer, a mixin of the function tracker
 UserMethodVariable: a bound method's __self__ and __func__ as the trackers it binds): writes land in a dict tracker
 that reads see and a function rebuilt at a graph break gets set again; a function from outside is read through its
 source."""
+import types
+
 from ..source import AttrSource
 from .constant import ConstantVariable
 from .dicts import DictVariable
@@ -26,6 +28,13 @@ class FunctionAttributesMixin:
             return tx.output.wrap(getattr(fn, name), AttrSource(self.source, name))  # (a function from outside)
         if fn is None and name in ("__name__", "__qualname__", "__code__"):  # a function made in the frame
             return ConstantVariable(self.code if name == "__code__" else getattr(self.code, f"co_{name.strip('_')}"))
+        if fn is None and name in ("__module__", "__doc__", "__type_params__"):  # (read by functools.wraps)
+            cells = tuple(types.CellType() for _ in self.code.co_freevars) or None
+            shell = types.FunctionType(self.code, self.f_globals, None, None, cells)
+            if hasattr(shell, name):  # (no __type_params__ before 3.12)
+                return ConstantVariable(getattr(shell, name))
+        if fn is None and name == "__annotations__":
+            return self.__dict__.setdefault("annotations", DictVariable({}))  # (MAKE_FUNCTION sets those written)
         return super().var_getattr(tx, name)
 
     def reconstruct_attributes(self, cg):

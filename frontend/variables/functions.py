@@ -160,6 +160,12 @@ class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin,
         self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
 
     def call_function(self, tx, args, kwargs):
+        if self.code is CONTEXTMANAGER_CODE:  # the wrapper contextmanager(f) made in the frame: as a global one's
+            wrapped = self.closure[self.code.co_freevars.index("func")].contents
+            return GeneratorContextVariable(wrapped, args, kwargs)
+        return self.inline(tx, args, kwargs)
+
+    def inline(self, tx, args, kwargs, suspending=False):
         if not self.code.co_flags & inspect.CO_GENERATOR and any(cell.contents is None for cell in self.closure):
             # (Dynamo rebuilds a function, reading its cells, to look up its trace rule; not a generator's)
             raise Unsupported(f"calling {self.code.co_name} reads a closure cell not yet written", "unsupported")
@@ -167,7 +173,8 @@ class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin,
                                    tuple(types.CellType(c) for c in self.closure) or None)
         shell.__kwdefaults__ = self.kwdefaults or None
         bound = bind_arguments(tx, shell, args, kwargs)
-        return tx.inline_call(self.code, self.f_globals, bound, dict(zip(self.code.co_freevars, self.closure)))
+        return tx.inline_call(self.code, self.f_globals, bound, dict(zip(self.code.co_freevars, self.closure)),
+                              suspending)
 
 
 class DisabledFunctionVariable(VariableTracker):

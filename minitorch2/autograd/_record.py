@@ -1,8 +1,7 @@
 """The autograd layer of the dispatcher: record a grad_fn for an op call.
 
-Runtime layer. When grad mode is on and an input requires grad, the dispatcher
-hands the call here: the op runs below autograd (modes, then kernel), and its
-outputs get an `OpBackward` node that will run the op's derivative formula.
+Runtime layer. When grad mode is on and an input requires grad, the dispatcher hands the call here: the op runs below
+autograd (modes, then kernel), and its outputs get an `OpBackward` node that will run the op's derivative formula.
 
 A formula (minitorch2/_aten/derivatives.py) is a plain function whose
 parameter names say what it needs, as derivatives.yaml does in PyTorch:
@@ -11,10 +10,9 @@ parameter names say what it needs, as derivatives.yaml does in PyTorch:
     def exp(grad, result): ...                  # saves the output
     def sum_default(grad, self_shape): ...      # saves only a shape
 
-Names: `grad`/`grads` (incoming gradients), schema arguments (tensors saved
-with their version), `result`/`result0`.., `<arg>_shape`, `<arg>_dtype`, and
-`needs_grad` (or `grad_input_mask`). It returns one gradient (or None) per
-tensor argument, a list for a `Tensor[]`.
+Names: `grad`/`grads` (incoming gradients), schema arguments (tensors saved with their version), `result`/`result0`..,
+`<arg>_shape`, `<arg>_dtype`, and `needs_grad` (or `grad_input_mask`). It returns one gradient (or None) per tensor
+argument, a list for a `Tensor[]`.
 """
 import enum
 import functools

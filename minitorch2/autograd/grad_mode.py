@@ -1,8 +1,7 @@
 """Grad mode: whether the autograd layer of the dispatcher records grad_fns.
 
-Runtime layer. `no_grad`, `enable_grad`, `set_grad_enabled` and
-`inference_mode` (grad_mode_inference.py) are context managers and decorators,
-as in PyTorch; the flags themselves live in the dispatcher's thread-local state.
+Runtime layer. `no_grad`, `enable_grad`, `set_grad_enabled` and `inference_mode` (grad_mode_inference.py) are context
+managers and decorators, as in PyTorch; the flags themselves live in the dispatcher's thread-local state.
 """
 import functools
 

@@ -8,13 +8,11 @@ FX layer. For FX graphs the printout is not a picture of the program, it *is* th
         mul = lin * sigmoid;  lin = sigmoid = None
         return mul
 
-One line per node, in list order; after the last use of a value the line ends
-with `;  x = None`, exactly where torch.fx frees it. Objects that cannot be
-reached by name (a user's function, a class) come in as globals.
+One line per node, in list order; after the last use of a value the line ends with `;  x = None`, exactly where torch.fx
+frees it. Objects that cannot be reached by name (a user's function, a class) come in as globals.
 
-The one idea to hold: names in the source come from a fresh `_Namespace` per
-generation, shared by locals (node names) and globals (functions, types), so
-the two can never collide. The `torch` global is `_spelling.TORCH`.
+The one idea to hold: names in the source come from a fresh `_Namespace` per generation, shared by locals (node names)
+and globals (functions, types), so the two can never collide. The `torch` global is `_spelling.TORCH`.
 """
 import enum
 import keyword

@@ -1,8 +1,7 @@
 """Pytree calling conventions for generated code (as torch.fx._pytree and fx's _PyTreeCodeGen).
 
-FX layer. A graph traced from `joint(primals, tangents)` has one placeholder
-per tensor leaf, but its GraphModule is called with the original nested
-arguments. `PyTreeCodeGen` generates exactly PyTorch's prologue and epilogue:
+FX layer. A graph traced from `joint(primals, tangents)` has one placeholder per tensor leaf, but its GraphModule is
+called with the original nested arguments. `PyTreeCodeGen` generates exactly PyTorch's prologue and epilogue:
 
     def forward(self, primals, tangents):
         primals_1, primals_2, tangents_1, = fx_pytree.tree_flatten_spec([primals, tangents], self._in_spec)

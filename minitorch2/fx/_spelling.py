@@ -1,8 +1,7 @@
 """How Python objects are spelled in printed graphs and generated code.
 
-FX layer. minitorch2 plays `torch`, so it is spelled `torch`: a graph traced
-on minitorch2 prints, character for character, what the same program traced
-on PyTorch prints:
+FX layer. minitorch2 plays `torch`, so it is spelled `torch`: a graph traced on minitorch2 prints, character for
+character, what the same program traced on PyTorch prints:
 
     minitorch2.relu                    ->  torch.relu
     minitorch2.nn.functional.silu      ->  torch.nn.functional.silu

@@ -8,10 +8,9 @@ FX layer; what every stage hands the next. It holds
 
 plus the submodules, parameters and buffers its `call_module` and `get_attr` nodes name.
 
-The one idea to hold: `code` and `forward` are a snapshot. Editing
-`gm.graph` in place changes nothing until `gm.recompile()` (assigning a new
-graph recompiles at once), as in PyTorch: a pass generates code once, at the end.
-Each instance gets its own subclass, so installing `forward` leaks into no other.
+The one idea to hold: `code` and `forward` are a snapshot. Editing `gm.graph` in place changes nothing until
+`gm.recompile()` (assigning a new graph recompiles at once), as in PyTorch: a pass generates code once, at the end. Each
+instance gets its own subclass, so installing `forward` leaks into no other.
 """
 import itertools
 import linecache

@@ -1,9 +1,8 @@
 """Interpreter: run a graph node by node.
 
-FX layer; the reference executor of the IR. Generated code and an
-Interpreter must agree on every graph, which makes the Interpreter the
-oracle other layers test against, and the base class of analyses
-(ShapeProp is an Interpreter that writes down each value's shape):
+FX layer; the reference executor of the IR. Generated code and an Interpreter must agree on every graph, which makes the
+Interpreter the oracle other layers test against, and the base class of analyses (ShapeProp is an Interpreter that
+writes down each value's shape):
 
     run(*args)
       for node in graph.nodes:
@@ -19,9 +18,8 @@ oracle other layers test against, and the base class of analyses
                       output        args[0]             <- override one opcode's method
         free values after their last use
 
-The one idea to hold: one method per opcode, all overridable. (torch.fx's
-Transformer, an Interpreter whose values are Proxies on a new graph, lives with
-symbolic tracing in _symbolic_trace.py.)
+The one idea to hold: one method per opcode, all overridable. (torch.fx's Transformer, an Interpreter whose values are
+Proxies on a new graph, lives with symbolic tracing in _symbolic_trace.py.)
 """
 from ._interpreter_more import InterpreterBoxedRun
 from .node import last_uses, map_arg

@@ -5,10 +5,9 @@ FX layer (the IR every later layer speaks, see graph.py). A Node is one line of 
     %sum_1 : [num_users=1] = call_method[target=sum](args = (%lin_bias,), kwargs = {})
      name                    op          target       args                  kwargs
 
-The one idea to hold: nodes refer to each other only through their `args` and
-`kwargs`, and each node keeps the reverse edges in `users`. Assigning `args`
-or `kwargs` (immutable, never mutated in place) keeps the two directions
-consistent; every graph edit is built on that one assignment.
+The one idea to hold: nodes refer to each other only through their `args` and `kwargs`, and each node keeps the reverse
+edges in `users`. Assigning `args` or `kwargs` (immutable, never mutated in place) keeps the two directions consistent;
+every graph edit is built on that one assignment.
 """
 import operator
 import warnings

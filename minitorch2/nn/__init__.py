@@ -1,8 +1,7 @@
 """minitorch2.nn (as torch.nn): Module, Parameter, layers, functional, init.
 
-Runtime layer. Layers are built so that, after the same `manual_seed`, their
-parameters are bit-identical to PyTorch's and their forward and backward
-run the same aten ops.
+Runtime layer. Layers are built so that, after the same `manual_seed`, their parameters are bit-identical to PyTorch's
+and their forward and backward run the same aten ops.
 """
 from .._unsupported import module_getattr
 from . import functional, grad, init, parallel, utils  # noqa: F401

@@ -26,7 +26,7 @@ from .test_dynamo_counts import ARRAYS, _assert_close, _to_np
 
 
 def _build(lib, src):
-    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional,
+    namespace = {"__name__": "dynamo_tests_ported", "torch": lib, "nn": lib.nn, "F": lib.nn.functional,
                  "dynamo": torch._dynamo if lib is torch else frontend}
     exec(compile(src, "<dynamo tests ported>", "exec"), namespace)
     return namespace

@@ -89,7 +89,8 @@ class Records:
 
     def __getitem__(self, i):
         return {"image": self.lib.full((2, 2), float(i)), "label": i, "weight": i / 2, "name": f"s{i}",
-                "point": Point(np.float32(i), np.arange(3) + i), "pair": (i, [i, -i]), "flag": i % 2 == 0}
+                "point": Point(np.float32(i), np.arange(3) + i), "pair": (i, [i, -i]), "flag": i % 2 == 0,
+                "tagged": (f"t{i}", i)}  # (its strings collate to a tuple)
 
 
 def test_default_collate_on_dicts_namedtuples_numpy_numbers_and_strings():

@@ -1,8 +1,7 @@
 """BatchNorm1d and BatchNorm2d (as torch.nn). Runtime layer.
 
-In training mode the running statistics are updated in place by
-`native_batch_norm` and `num_batches_tracked` counts the batches, as in
-PyTorch (momentum=None switches to a cumulative average).
+In training mode the running statistics are updated in place by `native_batch_norm` and `num_batches_tracked` counts the
+batches, as in PyTorch (momentum=None switches to a cumulative average).
 """
 from ... import _dtype, _factories
 from .. import functional as F, init

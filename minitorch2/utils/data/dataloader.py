@@ -73,7 +73,7 @@ def default_collate(batch):
     if isinstance(elem, collections.abc.Sequence):
         if any(len(sample) != len(elem) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        collated = [default_collate(list(samples)) for samples in zip(*batch)]
+        collated = [default_collate(samples) for samples in zip(*batch)]  # (strings stay tuples, as torch's)
         return collated if isinstance(elem, tuple) else _same_type(elem, collated)
     raise TypeError(_COLLATE_ERROR.format(type(elem)))
 
