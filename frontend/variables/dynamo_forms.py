@@ -29,6 +29,7 @@ from .base import VariableTracker
 from .ctx_manager import _set_grad_enabled
 from .constant import ConstantVariable
 from .lists import SizeVariable
+from .lists import SizeVariable
 from .sym_node import SymNodeVariable
 
 
@@ -45,11 +46,15 @@ def record_size_items(og, tensor_var):
 
 
 def inplace_as_dynamo(tx, tensor_var, name, args, kwargs):
-    """The in-place methods Dynamo rewrites (so that a tensor `value` or `alpha` needs no .item()); None for the
-    others. x.addcmul_(t1, t2, value=v) (addcdiv_): mul (div) of t1 and t2, fma into x, copy_; x.add_(y, alpha=t)
-    with a tensor t (an optimizer's tensor lr): fma of y and t into x, copy_."""
+    """The methods Dynamo rewrites; None for the others. x.new(size) is x.new_empty(size), for a Size or ints (a
+    Size, recorded as a node's argument, would be a tuple: x.new's data). The in-place ones, so that a tensor `value`
+    or `alpha` needs no .item(): x.addcmul_(t1, t2, value=v) (addcdiv_): mul (div) of t1 and t2, fma into x, copy_;
+    x.add_(y, alpha=t) with a tensor t (an optimizer's tensor lr): fma of y and t into x, copy_."""
     if name == "requires_grad_":
         return requires_grad_bracketed(tx, tensor_var, args, kwargs)
+    if name == "new" and (len(args) == 1 and isinstance(args[0], SizeVariable) or args and all(
+            a.is_python_constant() and type(a.as_python_constant()) is int for a in args)):
+        return tensor_var.call_method(tx, "new_empty", args, kwargs)
     if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
         value = kwargs["value"]
         args = [tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})]

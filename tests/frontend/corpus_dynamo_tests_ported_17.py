@@ -361,4 +361,11 @@ def py17_all_reduce_tensor_list(a, b):
 @functools.lru_cache
 def _cached(n):
     return n * 2
+
+def py17_new_of_a_size(a, b):
+    z = a.new(b.size()).fill_(1.0)
+    w = a.new(2, 3).fill_(2.0)
+    u = a.new(torch.Size([4]))
+    assert z.size() == b.size()
+    return z * b + w.sum() + u.shape[0] + a.new([1.0, 2.0, 3.0])
 '''
