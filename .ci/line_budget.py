@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_405
+CEILING = 19_401
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -51,6 +51,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
         "minitorch2/random.py",
         "minitorch2/version.py",
+        # torch._C's queries, torch.overrides, torch._utils, torch.hub's folder, torch.__config__: names libraries call
+        "minitorch2/_C.py", "minitorch2/overrides.py", "minitorch2/_utils.py", "minitorch2/hub.py",
+        "minitorch2/__config__.py",
         # repr(tensor) in torch's print format; torch.testing.assert_close; the new_* Tensor methods, uniform_, random_
         "minitorch2/_tensor_str.py", "minitorch2/testing.py", "minitorch2/_tensor_methods_more.py",
         # torch.save / torch.load; torch.onnx's import; the legacy tensor types (torch.FloatTensor, ...)

@@ -9,10 +9,9 @@ float64 tensors, converted to the op's computation dtype, and the op takes its a
                                                             convert_element_type_default_1 = convert(.., f32)
                                                             add_tensor = aten.add.Tensor(norm, convert_.._1)
 
-so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was.
-A frontend float input (its fake's `item_memo`) that an op still takes as a number (layer_norm's eps) or that none
-takes raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's
-restart).
+so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was. A
+frontend float input (its fake's `item_memo`) that an op still takes as a number (layer_norm's eps) or that none takes
+raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's restart).
 """
 import functools
 

@@ -5,10 +5,9 @@ Views and regrouped loops produce FloorDiv and Mod of affine sums, `(16*x0 + x1)
 `(16*x0 + x1) % 16`; knowing that x1 < 16 makes them `x0` and `x1`. Simpler indices let the scheduler see that
 a load reads the element a store wrote (so it can fuse), and let code generation vectorize the unit-stride loop.
 
-The one idea to hold: split a sum into terms whose coefficient is a multiple of the divisor and the rest; if
-the rest is provably smaller than the divisor (from the variables' ranges), `//` keeps only the first part
-(divided) and `%` only the second. Every variable is >= 0 and every coefficient is positive in our indices;
-anything else is left as it is.
+The one idea to hold: split a sum into terms whose coefficient is a multiple of the divisor and the rest; if the rest is
+provably smaller than the divisor (from the variables' ranges), `//` keeps only the first part (divided) and `%` only
+the second. Every variable is >= 0 and every coefficient is positive in our indices; anything else is left as it is.
 """
 import math
 

@@ -1,8 +1,7 @@
 """frontend: Dynamo in pure Python (plays `torch._dynamo`).
 
-Pipeline position: first. `minitorch2.compile(fn)` / `frontend.optimize(backend)(fn)` capture each call's frame from
-its bytecode into an FX graph of torch-level calls, guard the assumptions, and hand the graph to a backend. Read in
-order:
+Pipeline position: first. `minitorch2.compile(fn)` / `frontend.optimize(backend)(fn)` capture each call's frame from its
+bytecode into an FX graph of torch-level calls, guard the assumptions, and hand the graph to a backend. Read in order:
 
     eval_frame.py        the wrapper: cache per code object, guards, recompiles, eager fallback
     symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers (variables/)

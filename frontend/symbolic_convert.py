@@ -30,6 +30,7 @@ from .variables.ctx_manager import GRAD_MODE_CLASSES, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.exceptions import raise_keyword_given_twice, raise_unpack_error
+from .variables.function_attributes import annotations_dict
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
@@ -348,8 +349,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         elif flag == 0x02:
             fn.kwdefaults = value.realize().items  # (a dict built by BUILD_CONST_KEY_MAP)
         elif flag == 0x04:  # (name, annotation, ...) pairs: the function's __annotations__
-            pairs = value.realize().unpack_var_sequence(self)
-            fn.annotations = DictVariable({p.as_python_constant(): a for p, a in zip(pairs[::2], pairs[1::2])})
+            fn.annotations = annotations_dict(value.realize().unpack_var_sequence(self))
 
     # ---- operators --------------------------------------------------------------------------
 

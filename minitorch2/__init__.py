@@ -40,7 +40,7 @@ from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from . import distributions  # noqa: E402,F401
 from .utils import checkpoint as _checkpoint, data as _data  # noqa: E402,F401  (torch.utils.data, .checkpoint)
-from . import __future__, accelerator, backends, cpu, cuda, export, fft, jit, linalg, mps, onnx, random, serialization, special, version, xpu  # noqa: E402,F401,E501
+from . import __config__, __future__, _C, _utils, accelerator, backends, cpu, cuda, export, fft, hub, jit, linalg, mps, onnx, overrides, random, serialization, special, version, xpu  # noqa: E402,F401,E501
 from . import multiprocessing  # noqa: E402,F401  (torch.multiprocessing: the standard library's, re-exported)
 from . import amp, profiler  # noqa: E402,F401  (torch.amp; torch.profiler, which registers torch.ops.profiler)
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)

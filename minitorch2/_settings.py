@@ -15,7 +15,8 @@ _state = {"num_threads": int(os.environ.get("OMP_NUM_THREADS", "0") or 0) or os.
 __all__ = ["set_num_threads", "get_num_threads", "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
            "get_float32_matmul_precision", "set_num_interop_threads", "get_num_interop_threads",
-           "set_deterministic_debug_mode", "get_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled"]
+           "set_deterministic_debug_mode", "get_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled",
+           "is_storage", "compiled_with_cxx11_abi"]
 
 
 def set_num_threads(num):
@@ -97,3 +98,12 @@ def set_warn_always(b):
 
 def is_warn_always_enabled():
     return _state["warn_always"]
+
+
+def is_storage(obj):
+    """torch.is_storage: a tensor's untyped_storage() is one; a tensor is not."""
+    return type(obj).__name__ in ("UntypedStorage", "TypedStorage", "_StorageRef")
+
+
+def compiled_with_cxx11_abi():
+    return True  # (what torch's wheels answer; minitorch2 compiles no C++ of its own)

@@ -38,6 +38,11 @@ def is_scripting():
     return False
 
 
+def _unwrap_optional(x):
+    assert x is not None, "Unwrapping null optional"
+    return x
+
+
 def is_tracing():
     return getattr(_state, "tracing", False)
 

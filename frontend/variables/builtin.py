@@ -85,6 +85,7 @@ def binary_op(tx, fn, a, b):
         same = len(a.items) == len(b.items) and all(binary_op(tx, operator.eq, x, y).truth(tx)
                                                     for x, y in zip(a.items, b.items))
         return ConstantVariable(same == (fn is operator.eq))
+    a, b = (b, a) if fn is operator.mul and isinstance(b, BaseListVariable) and _is_const(a) else (a, b)  # `4 * [x]`
     if isinstance(a, BaseListVariable) and _is_const(b) and fn is operator.mul:
         return type(a)(a.items * b.as_python_constant())
     if _is_const(a) and _is_const(b) and _is_pure(fn):  # (folded on a copy, a list's setitem would be lost)

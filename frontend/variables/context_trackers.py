@@ -32,7 +32,8 @@ class GeneratorContextVariable(VariableTracker):
         return contextlib._GeneratorContextManager
 
     def enter(self, tx):
-        generator = self.fn_var.inline(tx, self.args, self.kwargs, suspending=True)
+        inline = getattr(self.fn_var, "inline", self.fn_var.call_function)  # (a nested function's call inlines it)
+        generator = inline(tx, self.args, self.kwargs, suspending=True)
         return GeneratorExitVariable(generator, generator.run())
 
 

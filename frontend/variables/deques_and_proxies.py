@@ -32,6 +32,8 @@ class DequeVariable(ListVariable):
         return functools.partial(collections.deque, maxlen=self.maxlen)
 
     def call_method(self, tx, name, args, kwargs):
+        if name in ("copy", "__copy__") and not args and not kwargs:  # a new deque of the same items and maxlen
+            return DequeVariable(list(self.items), self.maxlen)
         if name not in ("append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "clear") or (
                 name.startswith("pop") and not self.items):
             return super().call_method(tx, name, args, kwargs)

@@ -15,6 +15,7 @@ node: Dynamo answers them while tracing.
 import inspect
 import operator
 import re
+import types
 
 import minitorch2
 from minitorch2 import _refs
@@ -28,7 +29,6 @@ from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
 from .ctx_manager import _set_grad_enabled
 from .constant import ConstantVariable
-from .lists import SizeVariable
 from .lists import SizeVariable
 from .sym_node import SymNodeVariable
 
@@ -323,6 +323,44 @@ def drop_undone_grad_switches(graph, mode):
                 graph.erase_node(a), graph.erase_node(b)
             else:
                 mode = a.args[0]
+
+
+# Questions about the process that Dynamo answers while tracing, leaving no node (its constant_fold_functions, and
+# the flags its trace rules fold the same way): `if torch.cuda.is_available():` in a forward is decided then. Grad
+# mode and autocast are guarded with the global state.
+ANSWERED_WHILE_TRACING = {
+    minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled, minitorch2.get_autocast_dtype,
+    minitorch2.cuda.is_available, minitorch2.cuda.is_initialized, minitorch2.accelerator.is_available,
+    minitorch2.xpu.is_available, minitorch2.xpu.is_initialized, minitorch2.is_autocast_cache_enabled,
+    minitorch2.is_autocast_cpu_enabled, minitorch2.get_autocast_gpu_dtype, minitorch2.onnx.is_in_onnx_export,
+    minitorch2.fx._symbolic_trace.is_fx_tracing, minitorch2.jit.is_tracing, minitorch2._C._is_any_autocast_enabled,
+    minitorch2._C._get_cublas_allow_tf32, minitorch2._C._get_privateuse1_backend_name,
+    minitorch2.autograd._is_checkpoint_valid, minitorch2.nn.functional._Reduction.get_enum}
+
+
+def _has_torch_function_folded(fn):
+    """torch.overrides.has_torch_function(args), _unary(a), _variadic(*args): answered from the trackers' types while
+    tracing, as Dynamo answers them (a plain tensor takes over nothing)."""
+    def form(tx, args, kwargs):
+        items = args[0].unpack_var_sequence(tx) if fn is minitorch2.overrides.has_torch_function else args
+        return ConstantVariable(any(minitorch2.overrides.overrides_type(a.realize().python_type()) for a in items))
+    return form
+
+
+for _fn in (minitorch2.overrides.has_torch_function, minitorch2.overrides.has_torch_function_unary,
+            minitorch2.overrides.has_torch_function_variadic):
+    TORCH_CALL_FORMS[_fn] = _has_torch_function_folded(_fn)
+
+
+def backends_flag_source(torch_var, name, attr):
+    """The source of torch.backends, its modules, their flags and flag objects (torch.backends.cuda.matmul), read in
+    the frame: a flag the script sets between calls is guarded, as Dynamo guards it. None for the rest of torch's
+    modules (functions and constants)."""
+    homes = (getattr(torch_var.value, "__name__", ""),
+             attr.__name__ if isinstance(attr, types.ModuleType) else type(attr).__module__)
+    if torch_var.source is not None and any(home.startswith("minitorch2.backends") for home in homes):
+        return AttrSource(torch_var.source, name)
+    return None
 
 
 def _answered_now(fn):

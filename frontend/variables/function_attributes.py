@@ -49,3 +49,8 @@ class BoundMethodPartsMixin:
     def var_getattr(self, tx, name):  # (`m.__self__ is C` of a bound method or classmethod)
         parts = {"__self__": self.self_var, "__func__": self.fn_var}
         return parts[name] if name in parts else super().var_getattr(tx, name)
+
+
+def annotations_dict(pairs):
+    """A function's __annotations__ from MAKE_FUNCTION's (name, annotation, ...) trackers."""
+    return DictVariable({name.as_python_constant(): value for name, value in zip(pairs[::2], pairs[1::2])})

@@ -14,6 +14,7 @@ from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .context_trackers import CONTEXTMANAGER_CODE, GeneratorContextVariable
 from .dicts import DictVariable
+from .dynamo_forms import ANSWERED_WHILE_TRACING
 from .escaping_closures import EscapingFunctionMixin, InlinedCellMixin
 from .function_attributes import BoundMethodPartsMixin, FunctionAttributesMixin
 from .lists import TupleVariable
@@ -94,8 +95,8 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
     def call_function(self, tx, args, kwargs, self_var=None):
         if self.fn is graph_break or (self.fn.__module__, self.fn.__name__) == ("frontend.compiler", "disable"):
             raise Unsupported(f"frontend.{self.fn.__name__}() called", "graph_break")  # (Dynamo breaks at disable(f))
-        if self.fn is is_compiling:
-            return ConstantVariable(True)
+        if self.fn is is_compiling or self.fn in ANSWERED_WHILE_TRACING:  # (a function of an inlined package)
+            return ConstantVariable(self.fn is is_compiling or self.fn())
         if self.fn.__dict__.get("_dynamo_marked_constant"):  # torch.compiler.assume_constant_result: run now, a constant
             return ConstantVariable(self.fn(*[a.as_python_constant() for a in args],
                                             **{k: v.as_python_constant() for k, v in kwargs.items()}))
@@ -159,13 +160,9 @@ class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin,
         cg.call(5)
         self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
 
-    def call_function(self, tx, args, kwargs):
+    def call_function(self, tx, args, kwargs, suspending=False):
         if self.code is CONTEXTMANAGER_CODE:  # the wrapper contextmanager(f) made in the frame: as a global one's
-            wrapped = self.closure[self.code.co_freevars.index("func")].contents
-            return GeneratorContextVariable(wrapped, args, kwargs)
-        return self.inline(tx, args, kwargs)
-
-    def inline(self, tx, args, kwargs, suspending=False):
+            return GeneratorContextVariable(self.closure[self.code.co_freevars.index("func")].contents, args, kwargs)
         if not self.code.co_flags & inspect.CO_GENERATOR and any(cell.contents is None for cell in self.closure):
             # (Dynamo rebuilds a function, reading its cells, to look up its trace rule; not a generator's)
             raise Unsupported(f"calling {self.code.co_name} reads a closure cell not yet written", "unsupported")

@@ -275,6 +275,9 @@ class NamedTupleVariable(StructSequenceVariable):
             return NamedTupleVariable(list({**fields, **kwargs}.values()), self.python_cls)
         if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
             return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
+        if isinstance(fn, (staticmethod, classmethod)) and isinstance(fn.__func__, types.FunctionType):
+            bound = [tx.output.wrap(self.python_cls, None)] if isinstance(fn, classmethod) else []  # (cls, or nothing)
+            return tx.output.wrap(fn.__func__, None).call_function(tx, [*bound, *args], kwargs)
         if name == "count" and not self.is_python_constant():  # items compared one by one, as Dynamo's countOf
             return tx.output.wrap(_count_of, None).call_function(tx, [self, *args], kwargs)
         return super().call_method(tx, name, args, kwargs)

@@ -13,7 +13,8 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from . import checkpoint_hop, higher_order
 from .constant import ConstantVariable
-from .dynamo_forms import TORCH_CALL_FORMS, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
+from .dynamo_forms import (ANSWERED_WHILE_TRACING, TORCH_CALL_FORMS, addcdiv_as_dynamo, backends_flag_source,
+                           pad_as_dynamo, record_runtime_assert, tensor_as_dynamo)
 from .numpy_arrays import ndarray_as_tensor
 from .size_builtins import check_is_size_in_graph
 from .sym_node import SymNodeVariable
@@ -37,8 +38,6 @@ INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minito
 ALLOWED_IN_GRAPH = set()
 DISALLOWED_IN_GRAPH = {id(f) for f in (minitorch2.autograd.grad, minitorch2.get_rng_state, minitorch2.set_rng_state)}
 
-# Functions answered at translation time (their result is guarded elsewhere).
-CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled, minitorch2.get_autocast_dtype}
 
 
 def _check_at_translation(tx, args, kwargs):
@@ -71,13 +70,13 @@ class TorchVariable(ValueVariable):
             attr = getattr(self.value, name)
         except Exception as e:
             raise Unsupported(f"{getattr(self.value, '__name__', self.value)}.{name}: {e}", "unsupported_attr") from None
-        return tx.output.wrap(attr, None)
+        return tx.output.wrap(attr, backends_flag_source(self, name, attr))
 
     def call_function(self, tx, args, kwargs):
         fn = self.value
         if isinstance(fn, (types.ModuleType, _ops._Ops, _ops._AtenNamespace)):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
-        if fn in CONSTANT_FUNCTIONS:
+        if fn in ANSWERED_WHILE_TRACING:
             return ConstantVariable(fn(*(a.realize().as_python_constant() for a in args)))
         if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # a custom Function's apply
             return higher_order.call_autograd_function(tx, self, args, kwargs)

@@ -30,8 +30,9 @@ def is_plain_object(value):
     # (nn.utils' objects too: weight_norm's hook and the pruning methods, whose __call__ a compiled module's call
     # inlines; a metaclass that leaves calls alone, as ABCMeta, changes nothing here)
     has_attributes = hasattr(value, "__dict__") or hasattr(cls, "__slots__")  # (a __slots__ member: user_protocols.py)
+    library_objects = ("minitorch2.nn.utils", "minitorch2.distributions", "minitorch2.backends")  # (torch.backends' flags)
     return (type(cls).__call__ is type.__call__ and plain_lookup and has_attributes and (cls.__module__.startswith(
-        ("minitorch2.nn.utils", "minitorch2.distributions")) or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
+        library_objects) or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)

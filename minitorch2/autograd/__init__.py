@@ -10,7 +10,7 @@ from .function import Function, FunctionCtx
 from .gradcheck import gradcheck, gradgradcheck
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .graph import Node
-from .variable import Variable  # (torch's legacy constructor; returns a Tensor)
+from .variable import Variable, _is_checkpoint_valid  # (torch's legacy constructor; returns a Tensor)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "is_grad_enabled", "Node", "detect_anomaly", "set_detect_anomaly", "Variable",

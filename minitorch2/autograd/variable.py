@@ -9,7 +9,7 @@ import warnings
 from .._tensor import Tensor
 from .function import BackwardCFunction
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "_is_checkpoint_valid"]
 
 
 class _VariableMeta(type):
@@ -41,3 +41,9 @@ class Variable(metaclass=_VariableMeta):
         if requires_grad and not (tensor.is_floating_point() or tensor.is_complex()):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         return tensor.requires_grad_(bool(requires_grad))
+
+
+def _is_checkpoint_valid():
+    """torch.autograd._is_checkpoint_valid: False only inside a backward the engine runs for torch.autograd.grad's
+    reentrant checkpoints; minitorch2's engine runs no such backward, so it is always True."""
+    return True

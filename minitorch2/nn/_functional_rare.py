@@ -23,7 +23,7 @@ from ._functional_pool3d import *  # noqa: F401,F403
 
 __all__ = ["hardshrink", "softshrink", "alpha_dropout", "gumbel_softmax", "pdist", "upsample_nearest",
            "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices", "threshold_", "hardtanh_",
-           "selu_", "celu_"]
+           "selu_", "celu_", "_Reduction"]
 __all__ += _functional_pool3d.__all__ + _functional_lp_pool.__all__ + _functional_missing.__all__  # (3-d, LP, un-pooling: re-exported here)
 
 _ALPHA = 1.7580993408473766  # SELU's scale times its alpha: alpha dropout's value for a dropped unit is -_ALPHA
@@ -136,3 +136,17 @@ def selu_(input):
 
 def celu_(input, alpha=1.0):
     return F.celu(input, alpha, inplace=True)
+
+
+class _Reduction:
+    """F._Reduction: a reduction's name as the enum ATen's loss kernels take (libraries' own losses call it)."""
+
+    @staticmethod
+    def get_enum(reduction):
+        if reduction == "elementwise_mean":
+            warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+            return 1
+        enums = {"none": 0, "mean": 1, "sum": 2}
+        if reduction not in enums:
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return enums[reduction]

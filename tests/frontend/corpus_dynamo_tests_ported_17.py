@@ -368,4 +368,75 @@ def py17_new_of_a_size(a, b):
     u = a.new(torch.Size([4]))
     assert z.size() == b.size()
     return z * b + w.sum() + u.shape[0] + a.new([1.0, 2.0, 3.0])
+
+def py17_device_queries_in_forward(a, b):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if torch.accelerator.is_available() or torch.cuda.is_initialized():
+        a = a * 10
+    return (a + b if device == "cpu" else a - b) * 2
+
+def py17_export_and_tracing_queries(a, b):
+    if torch.onnx.is_in_onnx_export() or torch.jit.is_tracing() or torch.jit.is_scripting():
+        return a
+    if torch.fx._symbolic_trace.is_fx_tracing():
+        return b
+    return a * b
+
+def py17_autocast_queries(a, b):
+    if torch.is_autocast_cpu_enabled() or torch.is_autocast_enabled():
+        return a
+    return a.to(torch.get_autocast_gpu_dtype()) + b * torch.is_autocast_cache_enabled()
+
+def py17_backends_flags_read(a, b):
+    scale = 2 if torch.backends.cuda.matmul.allow_tf32 else 3
+    if torch.backends.cudnn.benchmark or not torch.backends.cudnn.enabled:
+        scale = scale + 1
+    return a * scale + b * torch.backends.cudnn.deterministic
+
+def py17_c_level_queries(a, b):
+    if torch._C._is_any_autocast_enabled() or torch._C._get_cublas_allow_tf32():
+        return a
+    if torch._C._get_privateuse1_backend_name() == "privateuseone" and torch.autograd._is_checkpoint_valid():
+        return a * b
+    return b
+
+def py17_reduction_enum_of_a_loss(a, b):
+    reduction = F._Reduction.get_enum("sum")
+    loss = (a - b) ** 2
+    return loss.sum() if reduction == 2 else loss.mean()
+
+def py17_torch_function_checks(a, b):
+    if torch.overrides.has_torch_function_variadic(a, b) or torch.overrides.has_torch_function((a,)):
+        return a
+    if torch.overrides.has_torch_function_unary(b):
+        return b
+    return torch.jit._unwrap_optional(a) + b
+
+def py17_deque_copy(a, b):
+    d = collections.deque([a, b])
+    e = d.copy()
+    e.append(a * b)
+    return len(d) * sum(e)
+
+def py17_int_times_list(a, b):
+    return sum(3 * [a]) + sum(2 * (b,)) + len(2 * [1, 2])
+
+class _Span17(typing.NamedTuple):
+    lo: object
+    hi: object
+
+    @staticmethod
+    def scale():
+        return 3
+
+    @classmethod
+    def around(cls, t):
+        return cls(t - 1, t + 1)
+
+    def width(self):
+        return self.hi - self.lo
+
+def py17_namedtuple_static_and_class_methods(a, b):
+    span = _Span17(a, b).around(a)
+    return span.width() * span.scale() + _Span17.scale() + b
 '''

@@ -1,11 +1,10 @@
 """nn.Module (as torch.nn.Module): parameters, buffers and submodules by attribute assignment.
 
-Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`) a tensor to an attribute
-files it in `_parameters`, `_modules` or `_buffers`, in assignment order; every traversal
-(`named_parameters`, `state_dict`, `modules`, ...) walks those dicts depth-first, which gives PyTorch's
-key names and order (`0.weight`, `fc.bias`, `bn.running_mean`). `__call__` runs forward hooks around `forward`.
-State dicts, dtype moves, zero_grad, `del` and dir() of members, and printing come from the base class in
-module_more.py (coverage surface).
+Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`) a tensor to an attribute files it in
+`_parameters`, `_modules` or `_buffers`, in assignment order; every traversal (`named_parameters`, `state_dict`,
+`modules`, ...) walks those dicts depth-first, which gives PyTorch's key names and order (`0.weight`, `fc.bias`,
+`bn.running_mean`). `__call__` runs forward hooks around `forward`. State dicts, dtype moves, zero_grad, `del` and dir()
+of members, and printing come from the base class in module_more.py (coverage surface).
 """
 from collections import OrderedDict
 
