@@ -179,6 +179,20 @@ def _full(np_fn, shape, fill_value, dtype=None, order="C"):
     return minitorch2.full(_shape(shape), fill_value, dtype=dtype)
 
 
+def _filled_like(fill=None):
+    """np.zeros_like / ones_like(a), or full_like(a, fill_value) with fill=None: a's shape, and a's dtype unless
+    dtype= says otherwise (a fill value is cast to it, as numpy casts 2.4 into an int array)."""
+    def run(np_fn, a, *fill_value, dtype=None, order="K", subok=True, shape=None):
+        dtype = _factory_dtype(dtype, a.dtype if isinstance(a, Tensor) else torch_dtype(np.result_type(_dummy(a))))
+        value = fill if fill is not None else fill_value[0]
+        size = _shape(shape) if shape is not None else tuple(a.shape)
+        if isinstance(value, Tensor):
+            return value.to(dtype).expand(size).clone()
+        return minitorch2.full(size, int(value) if not dtype.is_inexact and dtype is not _dtype.bool_ else value,
+                               dtype=dtype)
+    return run
+
+
 def _shape(shape):
     return tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
 
@@ -418,6 +432,9 @@ ROWS = {
     np.zeros: Row("zeros", _filled(0)),
     np.ones: Row("ones", _filled(1)),
     np.full: Row("full", _full),
+    np.zeros_like: Row("zeros_like", _filled_like(0)),
+    np.ones_like: Row("ones_like", _filled_like(1)),
+    np.full_like: Row("full_like", _filled_like()),
     np.concatenate: Row("concatenate", _join(minitorch2.cat)),
     np.stack: Row("stack", _join(minitorch2.stack)),
     np.dot: Row("dot", _matmul),
@@ -555,9 +572,13 @@ def numpy_operator(op):
 
 
 def numpy_attr_wrapper(array, name):
-    """`a.T`: the attribute of the array (numpy's), or traced: the row's."""
+    """`a.T`, `a.real`, `a.imag`: the attribute of the array (numpy's), or traced: the row's."""
     if not _is_traced((array,), {}):
         return _from_numpy(getattr(_arrays(array), name))
+    if name in ("real", "imag"):  # (a real array's real part is itself, its imaginary part zeros)
+        if array.dtype.is_complex:
+            return getattr(minitorch2, name)(array)
+        return array.view_as(array) if name == "real" else minitorch2.zeros_like(array)
     if name != "T":
         raise NotImplementedError(f"ndarray.{name} is not traced")
     return _transpose(None, array)

@@ -97,7 +97,7 @@ _RENAMED_KWARGS = {"a_min": "min", "a_max": "max"}
 
 # ndarray attributes answered from the example value; those Dynamo refuses
 _CONSTANT_ATTRS = ("ndim", "itemsize")
-_REFUSED_ATTRS = ("dtype", "base", "flags", "real", "imag", "flat")
+_REFUSED_ATTRS = ("dtype", "base", "flags", "flat")
 
 
 def _node_arg(var):
@@ -148,7 +148,9 @@ class NumpyNdarrayVariable(TensorVariable):
             return ConstantVariable(int(fake.numel()))
         if name in _CONSTANT_ATTRS:
             return ConstantVariable(fake.dim() if name == "ndim" else fake.element_size())
-        if name == "T":
+        if name == "strides":  # (bytes, from the example value's strides)
+            return ConstantVariable(tuple(int(s) * fake.element_size() for s in fake.stride()))
+        if name in ("T", "real", "imag"):
             return record_numpy(tx, _numpy_ops.numpy_attr_wrapper, [self, ConstantVariable(name)], {})
         if name in _numpy_ops.METHODS:
             return MethodVariable(self, name)

@@ -439,4 +439,19 @@ class _Span17(typing.NamedTuple):
 def py17_namedtuple_static_and_class_methods(a, b):
     span = _Span17(a, b).around(a)
     return span.width() * span.scale() + _Span17.scale() + b
+
+def py17_numpy_like_factories(a, b):
+    import numpy as np
+    x = a.numpy()
+    filled = np.full_like(x, 7) * np.ones_like(x, dtype=np.int32) + np.zeros_like(x)
+    return torch.from_numpy(filled) + np.full_like(b, 2.4, dtype=np.float64).sum()
+
+def py17_numpy_real_imag_strides(a, b):
+    x = (a * 2).numpy()
+    described = x.itemsize + x.ndim + x.size
+    return torch.from_numpy(x.real + x.imag * 3 + x.T) * described + b
+
+def py17_numpy_strides_returned(a, b):
+    x = a.numpy()
+    return x.strides, x.itemsize, torch.from_numpy(x.imag) + b
 '''
