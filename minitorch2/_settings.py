@@ -107,3 +107,20 @@ def is_storage(obj):
 
 def compiled_with_cxx11_abi():
     return True  # (what torch's wheels answer; minitorch2 compiles no C++ of its own)
+
+
+def alert_not_deterministic(caller):
+    """ATen's alertNotDeterministic: under use_deterministic_algorithms(True), an op with no deterministic kernel
+    raises (warns, with warn_only=True)."""
+    if not _state["deterministic"]:
+        return
+    message = f"{caller} does not have a deterministic implementation, but you set 'torch.use_deterministic_algorithms("
+    issue = ("file an issue at https://github.com/pytorch/pytorch/issues to help us prioritize adding deterministic "
+             "support for this operation.")
+    if _state["warn_only"]:
+        warnings.warn(f"{message}True, warn_only=True)'. You can {issue} (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:186.)", stacklevel=2)
+    else:
+        raise RuntimeError(f"{message}True)'. You can turn off determinism just for this operation, or you can use "
+                           "the 'warn_only=True' option, if that's acceptable for your application. You can also "
+                           + issue)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _settings
 from .._ops import ops
 from .._tensor import contiguous_strides, strided
 from .meta_util import fake_empty
@@ -365,6 +365,7 @@ def _unpool_check(self, indices, output_size, nd):
 def _max_unpool(nd):
     def kernel(self, indices, output_size, *geometry):
         shape = _unpool_check(self, indices, output_size, nd)
+        _settings.alert_not_deterministic(f"max_unpooling{nd}d_forward_out")
         plane = math.prod(shape[-nd:])
         idx = indices._np.reshape(-1, math.prod(self.shape[-nd:]))
         if idx.size and plane and (idx.min() < 0 or idx.max() >= plane):  # (an empty output: no index is read)

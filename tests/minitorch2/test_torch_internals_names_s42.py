@@ -94,3 +94,24 @@ def test_hub_folder_follows_torch_home(monkeypatch, tmp_path):
 
 def test_c_namespaces_of_spelled_functions_still_resolve():
     assert minitorch2._C._nn.linear is not None and callable(minitorch2._C._fft.fft_fft)
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_unpooling_alerts_under_deterministic_algorithms_as_torch(nd):
+    """max_unpool has no deterministic kernel in ATen: use_deterministic_algorithms(True) makes it raise, and with
+    warn_only=True warn (found in session 42: ours ran on)."""
+    messages = []
+    for lib, F in LIBS:
+        pooled, indices = getattr(F, f"max_pool{nd}d")(lib.randn(1, 1, *[4] * nd), 2, return_indices=True)
+        unpool = getattr(F, f"max_unpool{nd}d")
+        try:
+            lib.use_deterministic_algorithms(True)
+            with pytest.raises(RuntimeError) as info:
+                unpool(pooled, indices, 2)
+            lib.use_deterministic_algorithms(True, warn_only=True)
+            with pytest.warns(UserWarning) as warned:
+                unpool(pooled, indices, 2)
+        finally:
+            lib.use_deterministic_algorithms(False)
+        messages.append((str(info.value), str(warned[0].message)))
+    assert messages[1] == messages[0]
