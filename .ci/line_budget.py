@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_401
+CEILING = 19_382
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -247,6 +247,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/sdpa_kernel.py",
         # the forms Dynamo's graphs give a few calls and nodes (addcdiv, F.pad, torch._check, names after locals): printing
         "frontend/variables/dynamo_forms.py",
+        # torch._dynamo.testing: the counters and recording backends tests compile with (no compile reads it)
+        "frontend/testing.py",
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
