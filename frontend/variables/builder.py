@@ -27,7 +27,7 @@ from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module_walks import guarded_module
 from .numpy_arrays import is_numpy_value, wrap_numpy
 from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, wrap_functools_object,
-                     is_namedtuple_class)
+                     class_tracker, is_namedtuple_class)
 from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .unbound_methods import wrap_tensor_method
@@ -151,7 +151,7 @@ def wrap(og, value, source):
     if isinstance(value, type) and issubclass(value, tuple) and is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
-        return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)
+        return _by_identity(og, UserClassVariable if is_user_class(value) else class_tracker(value), value, source)
     if isinstance(value, (types.ModuleType, TorchNamespace)):  # (TorchNamespace: `torch` in a GraphModule's code)
         return _by_identity(og, PythonModuleVariable, value, source)
     if source is not None and (is_plain_object(value) or optim_tracker(value)):  # (an optimizer, a scheduler)

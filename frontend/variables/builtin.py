@@ -32,7 +32,7 @@ from .user_protocols import DUNDER_OF, ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted, complex,
-            minitorch2.device, minitorch2.finfo, minitorch2.iinfo, np.finfo, np.iinfo} | PURE_METHODS
+            minitorch2.device, minitorch2.finfo, minitorch2.iinfo, np.finfo, np.iinfo, np.dtype} | PURE_METHODS
 # C functions of these modules only compute from their arguments. Any other C function (random.random,
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.

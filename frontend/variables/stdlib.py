@@ -31,7 +31,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .deques_and_proxies import DequeVariable, MappingProxyVariable
-from .dicts import DictVariable, constant_key
+from .dicts import DictVariable, constant_key, dict_items
 from .list_methods import sorted_items
 from .exceptions import ObservedException, as_exception, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
@@ -397,6 +397,25 @@ def _stream_item(value):
     if isinstance(value, VariableTracker):
         return value
     return lazy_iterator(map(_stream_item, value)) if isinstance(value, collections.abc.Iterator) else ConstantVariable(value)
+
+
+class PlainDictSubclassVariable(ConstantVariable):
+    """A subclass of dict, OrderedDict or defaultdict that adds nothing to it (`class Row(OrderedDict): pass`, as
+    Dynamo's test_custom_dict_kwargs writes): calling it makes a dict tracker of that class, as dict(...) does."""
+
+    def call_function(self, tx, args, kwargs):
+        if len(args) > 1 or (self.value.__mro__[1] is collections.defaultdict and (args or kwargs)):
+            raise Unsupported(f"{self.value.__name__}(...) with these arguments", "unsupported_call")
+        items = dict_items(tx, args[0], pairs=True) if args else {}
+        return DictVariable({**items, **kwargs}, cls=self.value)
+
+
+def class_tracker(cls):
+    """The tracker class for a class that is no user class of is_user_class: a plain dict subclass's, or a constant."""
+    plain = len(cls.__mro__) > 2 and cls.__mro__[1] in (dict, collections.OrderedDict, collections.defaultdict) and \
+        not set(vars(cls)) - {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__",
+                              "__static_attributes__"}
+    return PlainDictSubclassVariable if plain else ConstantVariable
 
 
 class LibraryCallsMixin:

@@ -454,4 +454,22 @@ def py17_numpy_real_imag_strides(a, b):
 def py17_numpy_strides_returned(a, b):
     x = a.numpy()
     return x.strides, x.itemsize, torch.from_numpy(x.imag) + b
+
+class _Record17(collections.OrderedDict):
+    pass
+
+class _Table17(dict):
+    pass
+
+def py17_plain_dict_subclasses_made_in_frame(a, b):
+    record = _Record17(sample=a + 1)
+    table = _Table17([("k", b)], other=2)
+    record["late"] = b * 2
+    ordered = list(record) == ["sample", "late"]
+    return isinstance(record, _Record17), ordered, record["sample"] + record["late"] * table["other"] + table["k"]
+
+def py17_numpy_dtype_object(a, b):
+    import numpy as np
+    dt = np.dtype("float")
+    return torch.from_numpy(np.full_like(a.numpy(), 2.4, dtype=dt)) + b
 '''
