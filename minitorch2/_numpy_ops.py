@@ -288,6 +288,11 @@ def _same_dtype(torch_fn):
     return run
 
 
+def _shift(torch_fn):
+    """np.fft.fftshift / ifftshift(a, axes=None): torch.fft's, whose `dim` is numpy's `axes`."""
+    return _same_dtype(lambda a, axes=None: torch_fn(a, dim=axes))
+
+
 def _diag(a, k=0):
     return minitorch2.diag(a, k)
 
@@ -465,6 +470,8 @@ ROWS = {
     np.any: Row("any", reduction(_any_all(minitorch2.any), cast_input=False)),
     np.all: Row("all", reduction(_any_all(minitorch2.all), cast_input=False)),
     np.linalg.norm: Row("norm", _norm),
+    np.fft.fftshift: Row("fftshift", _shift(minitorch2.fft.fftshift)),
+    np.fft.ifftshift: Row("ifftshift", _shift(minitorch2.fft.ifftshift)),
     np.copy: Row("copy", _copy),
     _ndarray_setitem: Row("__setitem__", _setitem),
     _ndarray_fill: Row("fill", _fill),

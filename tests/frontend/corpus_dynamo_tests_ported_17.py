@@ -472,4 +472,9 @@ def py17_numpy_dtype_object(a, b):
     import numpy as np
     dt = np.dtype("float")
     return torch.from_numpy(np.full_like(a.numpy(), 2.4, dtype=dt)) + b
+
+def py17_numpy_fftshift(a, b):
+    import numpy as np
+    x = a.numpy()
+    return torch.from_numpy(np.fft.fftshift(x) - np.fft.ifftshift(x, axes=0)) + b
 '''
