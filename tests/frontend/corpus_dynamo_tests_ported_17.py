@@ -6,7 +6,12 @@ shape unpacking, user classes with __call__, properties, staticmethods and class
 slices with None and Ellipsis, in-place writes to a clone's views, torch.where with Python scalars, the
 collections and itertools helpers, heapq, bisect, copy, IntEnum, typing.NamedTuple._replace, recursion, lambdas
 with default arguments, starred unpacking, dict merges, slice objects, exceptions raised and caught in the frame,
-int extremes and inf/nan constants. Each program takes two (3,) float tensors `a`, `b`;
+int extremes and inf/nan constants. Then what running Dynamo's own test_functions.py found: x.new(size) of a Size
+(a silent wrong shape before), the questions Dynamo answers while tracing (torch.cuda.is_available(), the onnx, fx
+and jit tracing checks, autocast and torch._C queries, F._Reduction.get_enum, has_torch_function), torch.backends'
+flags, deque.copy, `4 * [x]`, a NamedTuple's staticmethods and classmethods, plain dict subclasses made in the
+frame, np.dtype, numpy's *_like factories, fftshift, and ndarray.real, .imag and .strides. Each program takes two
+(3,) float tensors `a`, `b`;
 test_dynamo_tests_ported_9on.py runs it under torch.compile and minitorch2.compile and compares values and
 (frames, ops, graph breaks). Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
