@@ -293,6 +293,14 @@ def _shift(torch_fn):
     return _same_dtype(lambda a, axes=None: torch_fn(a, dim=axes))
 
 
+def _meshgrid(np_fn, *xi, copy=True, sparse=False, indexing="xy"):
+    """np.meshgrid: each input keeps its dtype; the grids are copies (torch.meshgrid's are views)."""
+    if sparse:
+        raise NotImplementedError("np.meshgrid(sparse=True) is not traced")
+    grids = minitorch2.meshgrid(*[_as_tensor(x, None).reshape(-1) for x in xi], indexing=indexing)  # (inputs raveled)
+    return tuple(g.clone() if copy else g for g in grids)
+
+
 def _diag(a, k=0):
     return minitorch2.diag(a, k)
 
@@ -470,6 +478,7 @@ ROWS = {
     np.any: Row("any", reduction(_any_all(minitorch2.any), cast_input=False)),
     np.all: Row("all", reduction(_any_all(minitorch2.all), cast_input=False)),
     np.linalg.norm: Row("norm", _norm),
+    np.meshgrid: Row("meshgrid", _meshgrid),
     np.fft.fftshift: Row("fftshift", _shift(minitorch2.fft.fftshift)),
     np.fft.ifftshift: Row("ifftshift", _shift(minitorch2.fft.ifftshift)),
     np.copy: Row("copy", _copy),
@@ -530,6 +539,8 @@ def _from_numpy(value):
     torch's op would lay it out, a reversed view copied), a numpy scalar as a 0-d one."""
     if isinstance(value, (np.ndarray, np.generic)):
         return Tensor._from_numpy(np.asarray(value))
+    if isinstance(value, (tuple, list)) and value and all(isinstance(v, np.ndarray) for v in value):
+        return tuple(Tensor._from_numpy(v) for v in value)  # (np.meshgrid's arrays)
     return value
 
 

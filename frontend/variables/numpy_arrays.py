@@ -114,6 +114,8 @@ def record_numpy(tx, target, args, kwargs):
     args = [_node_arg(a) for a in args]
     kwargs = {_RENAMED_KWARGS.get(k, k): _node_arg(v) for k, v in kwargs.items()}
     result = record(tx.output, "call_function", target, args, kwargs)
+    if isinstance(result, TupleVariable):  # (np.meshgrid's arrays)
+        return TupleVariable([NumpyNdarrayVariable(item.proxy, item.example_value) for item in result.items])
     return NumpyNdarrayVariable(result.proxy, result.example_value)
 
 

@@ -482,4 +482,10 @@ def py17_numpy_fftshift(a, b):
     import numpy as np
     x = a.numpy()
     return torch.from_numpy(np.fft.fftshift(x) - np.fft.ifftshift(x, axes=0)) + b
+
+def py17_numpy_meshgrid(a, b):
+    import numpy as np
+    gx, gy = np.meshgrid(a.numpy(), (b * 2).numpy(), indexing="ij")
+    rows, cols = np.meshgrid(a.numpy(), b.numpy())
+    return torch.from_numpy(gx * gy) + torch.from_numpy(rows - cols).sum()
 '''
