@@ -219,6 +219,7 @@ SLOW_TESTS = (
     "tests/nn/test_probe17_programs.py",
     "tests/nn/test_probe18_programs.py",
     "tests/nn/test_probe19_programs.py",
+    "tests/nn/test_probe20_programs.py",
     # (session 40: the default run was at 13:42 of its 15 minutes; a fuzz campaign and a grid over every op)
     "tests/frontend/test_module_instance_fuzz_s39.py", "tests/backend/test_empty_inputs_s39.py",
 )
@@ -231,7 +232,7 @@ SLOW_TESTS = (
 # and with them CI ran past its 90 minutes. Their slow tests are also marked `programs`: `python -m pytest -m programs`
 # runs them, and CI's slow step leaves them out (the older third-party programs, tests/nn/test_third_party_programs.py
 # and test_probe_programs.py, stay in it).
-PROGRAM_REPORTS = tuple(f"tests/nn/test_probe{n}_programs.py" for n in range(2, 20)) + (
+PROGRAM_REPORTS = tuple(f"tests/nn/test_probe{n}_programs.py" for n in range(2, 21)) + (
     "tests/nn/test_tutorial_programs.py",)
 
 

@@ -333,7 +333,8 @@ ANSWERED_WHILE_TRACING = {
     minitorch2.cuda.is_available, minitorch2.cuda.is_initialized, minitorch2.accelerator.is_available,
     minitorch2.xpu.is_available, minitorch2.xpu.is_initialized, minitorch2.is_autocast_cache_enabled,
     minitorch2.is_autocast_cpu_enabled, minitorch2.get_autocast_gpu_dtype, minitorch2.onnx.is_in_onnx_export,
-    minitorch2.fx._symbolic_trace.is_fx_tracing, minitorch2.jit.is_tracing, minitorch2._C._is_any_autocast_enabled,
+    minitorch2.fx._symbolic_trace.is_fx_tracing, minitorch2.jit.is_tracing, minitorch2._C._get_tracing_state,
+    minitorch2._C._is_any_autocast_enabled,
     minitorch2._C._get_cublas_allow_tf32, minitorch2._C._get_privateuse1_backend_name,
     minitorch2.autograd._is_checkpoint_valid, minitorch2.nn.functional._Reduction.get_enum}
 

@@ -363,6 +363,8 @@ def _has_attribute(tx, obj, name):
                 return False
     elif hasattr(obj, "module"):
         present = hasattr(obj.module, name)
+    elif isinstance(getattr(obj, "value", None), types.ModuleType):  # (torch.nn.functional, read through `torch`)
+        present = hasattr(obj.value, name)
     elif hasattr(obj, "attributes"):  # a function (FunctionAttributesMixin): its __dict__, what every function has
         present = name in obj.attributes().items or hasattr(getattr(obj, "fn", types.FunctionType), name)
     else:

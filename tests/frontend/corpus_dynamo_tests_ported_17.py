@@ -488,4 +488,11 @@ def py17_numpy_meshgrid(a, b):
     gx, gy = np.meshgrid(a.numpy(), (b * 2).numpy(), indexing="ij")
     rows, cols = np.meshgrid(a.numpy(), b.numpy())
     return torch.from_numpy(gx * gy) + torch.from_numpy(rows - cols).sum()
+
+def py17_hasattr_of_torch_modules(a, b):
+    if hasattr(F, "scaled_dot_product_attention") and not hasattr(torch.nn.functional, "no_such_function"):
+        a = a * 2
+    if torch._C._get_tracing_state() is None and hasattr(torch, "compile"):
+        return a + b
+    return a - b
 '''
