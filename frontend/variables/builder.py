@@ -72,7 +72,7 @@ def _sequence_tracker(value):
     if cls in _SEQUENCE_TRACKERS:
         return _SEQUENCE_TRACKERS[cls]
     if issubclass(cls, tuple) and is_namedtuple_class(cls):
-        return lambda items, source: NamedTupleVariable(items, cls, source)
+        return lambda items, source: NamedTupleVariable(items, cls, source, instance=value)
     raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")
 
 

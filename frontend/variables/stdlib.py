@@ -253,10 +253,53 @@ _NAMEDTUPLE_REPLACE_CODE = collections.namedtuple("Pair", "first second")._repla
 class NamedTupleVariable(StructSequenceVariable):
     """A collections.namedtuple (or a subclass): fields read by name, the class's methods and properties inlined."""
 
+    # (rebuilt once at a break, however many places hold it, when an attribute was set on it in the frame)
+    mutable_identity = property(lambda self: bool(self.__dict__.get("attrs")))
+
+    def __init__(self, items, python_cls, source=None, instance=None):
+        super().__init__(items, python_cls, source)
+        self.instance = instance  # (the tuple itself, when it came from outside the frame)
+
     def rebuilder(self):
         return self.python_cls._make
 
+    def store_attr(self, tx, name, value, as_object=False):
+        """`tup.c = v` on an instance with a __dict__ (a subclass of a namedtuple class): kept with the tracker and set
+        on the tuple rebuilt after the graph (a field, or a class without a __dict__: Python's AttributeError)."""
+        if name in self.python_cls._fields or not self.python_cls.__dictoffset__:
+            message = "can't set attribute" if name in self.python_cls._fields else \
+                f"'{self.python_cls.__name__}' object has no attribute '{name}'"
+            raise_observed(AttributeError, [message], f"setting attribute {name!r} of a {self.python_cls.__name__}")
+        self.__dict__.setdefault("attrs", {})[name] = value
+
+    def build(self, cg):
+        super().build(cg)
+        for name, value in self.__dict__.get("attrs", {}).items():  # tup.name = value, tup left on the stack
+            cg.append("COPY", 1)
+            cg.reconstruct(value)
+            cg.append("SWAP", 2)
+            cg.append("STORE_ATTR", name)
+
+    def output_plan(self, og):
+        attrs = self.__dict__.get("attrs")
+        if not attrs or self.source is not None:
+            return super().output_plan(og)
+        plans = [i.realize().output_plan(og) for i in self.items]
+        attr_plans = {name: value.realize().output_plan(og) for name, value in attrs.items()}
+
+        def rebuild(outs, L, G):
+            made = self.rebuilder()(p(outs, L, G) for p in plans)
+            for name, plan in attr_plans.items():
+                setattr(made, name, plan(outs, L, G))
+            return made
+        return og.once(self, rebuild)
+
     def var_getattr(self, tx, name):
+        if name in self.__dict__.get("attrs", {}):
+            return self.attrs[name]
+        instance = self.__dict__.get("instance")  # (one from outside: its own attributes read through its source)
+        if instance is not None and self.source is not None and name in getattr(instance, "__dict__", {}):
+            return tx.output.wrap(instance.__dict__[name], AttrSource(self.source, name))
         if name == "_fields":
             return ConstantVariable(self.python_cls._fields)
         attr = inspect.getattr_static(self.python_cls, name, None)

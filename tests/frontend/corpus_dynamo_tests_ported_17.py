@@ -495,4 +495,30 @@ def py17_hasattr_of_torch_modules(a, b):
     if torch._C._get_tracing_state() is None and hasattr(torch, "compile"):
         return a + b
     return a - b
+
+class _Pair17(typing.NamedTuple):
+    first: object
+    second: object
+
+class _TaggedPair17(_Pair17):
+    pass
+
+def py17_attribute_set_on_a_namedtuple_subclass(a, b):
+    pair = _TaggedPair17(a + 1, b * 2)
+    pair.scale = a * 3
+    return pair.first + pair.scale, pair, pair.scale
+
+def py17_attribute_on_a_namedtuple_across_a_break(a, b):
+    pair = _TaggedPair17(a + 1, b * 2)
+    pair.scale = a * 3
+    print("", end="")
+    return pair.first * pair.scale + pair.second
+
+def py17_attribute_set_on_a_plain_namedtuple_raises(a, b):
+    pair = _Pair17(a, b)
+    try:
+        pair.scale = 3
+    except AttributeError:
+        return a - b
+    return a + b
 '''
