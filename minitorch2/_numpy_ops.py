@@ -243,7 +243,10 @@ def _array(np_fn, obj, dtype=None, *, copy=None, order=None, ndmin=0):
     if not isinstance(obj, Tensor):
         if any(True for _ in _tensors(obj)):
             raise NotImplementedError("np.array of a list holding arrays is not traced")
-        return minitorch2.tensor(np_fn(obj, dtype=dtype))
+        made = np_fn(obj, dtype=dtype)
+        if made.dtype.kind not in "biufc":  # (strings, objects: no tensor holds them, so numpy makes it eagerly)
+            raise NotImplementedError(f"np.array of {made.dtype} values is not traced")
+        return minitorch2.tensor(made)
     cast = _as(obj, torch_dtype(dtype)) if dtype is not None else obj
     return cast.clone() if np_fn is np.array and copy is not False and cast is obj else cast
 

@@ -521,4 +521,10 @@ def py17_attribute_set_on_a_plain_namedtuple_raises(a, b):
     except AttributeError:
         return a - b
     return a + b
+
+def py17_numpy_array_of_strings_runs_eagerly(a, b):
+    import numpy as np
+    c = a + b
+    np.asarray(["L", "U"])
+    return c * 2
 '''
