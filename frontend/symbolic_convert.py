@@ -30,7 +30,6 @@ from .variables.ctx_manager import GRAD_MODE_CLASSES, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.exceptions import raise_keyword_given_twice, raise_unpack_error
-from .variables.function_attributes import annotations_dict
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
@@ -38,6 +37,7 @@ from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record_mutation
 from .variables.tensor_membership import list_contains
 from .variables.user_defined import UserObjectVariable
+from .variables.user_protocols import runs_a_setter
 
 MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
@@ -256,8 +256,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
-        if hasattr(obj, "store_attr") and obj.source is None:  # an object or function made in the frame
-            return obj.store_attr(self, inst.argval, value)
+        if hasattr(obj, "store_attr") and (obj.source is None or runs_a_setter(obj, inst.argval)):  # made in the
+            return obj.store_attr(self, inst.argval, value)  # frame, or a property's setter (inlined: user_protocols.py)
         if not hasattr(obj, "can_store_attr") or not obj.can_store_attr(inst.argval, value):  # a module's, a class's
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
@@ -349,7 +349,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         elif flag == 0x02:
             fn.kwdefaults = value.realize().items  # (a dict built by BUILD_CONST_KEY_MAP)
         elif flag == 0x04:  # (name, annotation, ...) pairs: the function's __annotations__
-            fn.annotations = annotations_dict(value.realize().unpack_var_sequence(self))
+            fn.annotations = value  # (read as a dict: function_attributes.py)
 
     # ---- operators --------------------------------------------------------------------------
 

@@ -33,8 +33,11 @@ class FunctionAttributesMixin:
             shell = types.FunctionType(self.code, self.f_globals, None, None, cells)
             if hasattr(shell, name):  # (no __type_params__ before 3.12)
                 return ConstantVariable(getattr(shell, name))
-        if fn is None and name == "__annotations__":
-            return self.__dict__.setdefault("annotations", DictVariable({}))  # (MAKE_FUNCTION sets those written)
+        if fn is None and name == "__annotations__":  # (MAKE_FUNCTION's pairs, made a dict at the first read)
+            if "annotations_dict" not in self.__dict__:
+                pairs = self.__dict__.get("annotations")
+                self.annotations_dict = annotations_dict(pairs.realize().unpack_var_sequence(tx) if pairs else [])
+            return self.annotations_dict
         return super().var_getattr(tx, name)
 
     def reconstruct_attributes(self, cg):

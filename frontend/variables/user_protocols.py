@@ -340,6 +340,14 @@ class ClassMembersMixin:
         return super().var_getattr(tx, name)
 
 
+def runs_a_setter(obj, name):
+    """`obj.name = v` on a user object from outside the frame runs a property's Python setter: inlined, as Dynamo
+    inlines it, its body's own stores replayed after the graph as any attribute write of such an object is."""
+    if not isinstance(obj, SpecialMethodsMixin):
+        return False
+    return isinstance(getattr(inspect.getattr_static(type(obj.value), name, None), "fset", None), types.FunctionType)
+
+
 def _has_attribute(tx, obj, name):
     """hasattr(obj, name) now, guarded where it can change (Dynamo's HASATTR: a module's attributes can be deleted)."""
     if obj.is_python_constant():

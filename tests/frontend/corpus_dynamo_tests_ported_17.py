@@ -527,4 +527,24 @@ def py17_numpy_array_of_strings_runs_eagerly(a, b):
     c = a + b
     np.asarray(["L", "U"])
     return c * 2
+
+class _Scaled17:
+    def __init__(self):
+        self._k = 1
+
+    @property
+    def k(self):
+        return self._k
+
+    @k.setter
+    def k(self, value):
+        self._k = value * 2
+
+_SCALED17 = _Scaled17()
+
+def py17_property_setter_of_a_global_object(a, b):
+    _SCALED17.k = 3
+    out = a * _SCALED17.k + b
+    _SCALED17.k = 1
+    return out, _SCALED17.k
 '''
