@@ -115,3 +115,24 @@ def test_unpooling_alerts_under_deterministic_algorithms_as_torch(nd):
             lib.use_deterministic_algorithms(False)
         messages.append((str(info.value), str(warned[0].message)))
     assert messages[1] == messages[0]
+
+
+def test_nn_modules_utils_helpers_answer_as_torchs():
+    """`from torch.nn.modules.utils import _pair` (custom conv layers; Dynamo's test_pair): a ModuleNotFoundError
+    here before session 42."""
+    import collections
+
+    import torch.nn.modules.utils as theirs
+
+    import minitorch2.nn.modules.utils as ours
+
+    results = []
+    for utils in (theirs, ours):
+        state = collections.OrderedDict([("module.a", 1), ("module.b.c", 2), ("x", 3)])
+        state._metadata = collections.OrderedDict([("module", {"v": 1}), ("module.b", {"v": 2})])
+        utils.consume_prefix_in_state_dict_if_present(state, "module.")
+        results.append((utils._pair(3), utils._single([2, 4]), utils._triple((1, 2, 3)), utils._quadruple(0),
+                        utils._ntuple(3, "p")(5), utils._pair.__name__, utils._reverse_repeat_tuple((1, 2), 2),
+                        utils._list_with_default([None, 3], [1, 2, 5, 6]), list(state.items()),
+                        list(state._metadata.items())))
+    assert results[1] == results[0]
