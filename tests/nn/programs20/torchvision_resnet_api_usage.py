@@ -1,8 +1,7 @@
 """A torchvision-style ResNet (BasicBlock, zero-init residual, kaiming fan_out) trained a few steps eager and
 compiled with nesterov SGD, StepLR and label smoothing. Its __init__ calls torch._C._log_api_usage_once, as
 torchvision's models do: before session 42 minitorch2 had no torch._C and the script stopped there."""
-from functools import partial
-from typing import Callable, List, Optional, Type, Union
+from typing import Callable, List, Optional, Type
 
 import torch
 import torch.nn as nn
