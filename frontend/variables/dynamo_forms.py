@@ -10,7 +10,11 @@ the `_assert_scalar` node Dynamo's runtime-assert pass leaves (the frame's guard
 is why torch's Inductor drops it for sizes). One form is needed, not only printed: torch.tensor([n]) of a size
 symbol or a tensor, whose data is unknown while tracing, is recorded as torch._refs.tensor, built from ops. And
 torch.is_tensor, get_default_dtype, promote_types, and numel, is_floating_point and is_complex of a tensor leave no
-node: Dynamo answers them while tracing.
+node: Dynamo answers them while tracing; so do the questions about the process of ANSWERED_WHILE_TRACING
+(torch.cuda.is_available(), the tracing checks, autocast's state) and torch.overrides.has_torch_function. Two more forms
+are needed, not only printed: x.new(size) recorded as new_empty (a Size in a node's arguments would be a tuple, which
+x.new reads as data), and torch.backends' flags read through their source, so that a flag set between calls is
+guarded.
 """
 import inspect
 import operator
@@ -334,9 +338,9 @@ ANSWERED_WHILE_TRACING = {
     minitorch2.xpu.is_available, minitorch2.xpu.is_initialized, minitorch2.is_autocast_cache_enabled,
     minitorch2.is_autocast_cpu_enabled, minitorch2.get_autocast_gpu_dtype, minitorch2.onnx.is_in_onnx_export,
     minitorch2.fx._symbolic_trace.is_fx_tracing, minitorch2.jit.is_tracing, minitorch2._C._get_tracing_state,
-    minitorch2._C._is_any_autocast_enabled,
-    minitorch2._C._get_cublas_allow_tf32, minitorch2._C._get_privateuse1_backend_name,
-    minitorch2.autograd._is_checkpoint_valid, minitorch2.nn.functional._Reduction.get_enum}
+    minitorch2._C._is_any_autocast_enabled, minitorch2._C._get_cublas_allow_tf32,
+    minitorch2._C._get_privateuse1_backend_name, minitorch2.autograd._is_checkpoint_valid,
+    minitorch2.nn.functional._Reduction.get_enum}
 
 
 def _has_torch_function_folded(fn):

@@ -39,7 +39,6 @@ ALLOWED_IN_GRAPH = set()
 DISALLOWED_IN_GRAPH = {id(f) for f in (minitorch2.autograd.grad, minitorch2.get_rng_state, minitorch2.set_rng_state)}
 
 
-
 def _check_at_translation(tx, args, kwargs):
     """torch._check(cond): decided now (a size condition becomes a fact and a guard); a symbolic one also leaves
     Dynamo's runtime-assert node (dynamo_forms.py)."""
