@@ -136,3 +136,4 @@ def test_nn_modules_utils_helpers_answer_as_torchs():
                         utils._list_with_default([None, 3], [1, 2, 5, 6]), list(state.items()),
                         list(state._metadata.items())))
     assert results[1] == results[0]
+    assert minitorch2.nn.modules.utils is ours  # (read as an attribute, without an import: Dynamo's test_pair)

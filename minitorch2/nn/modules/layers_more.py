@@ -6,7 +6,7 @@ padding layers, 3-d pooling and unpooling, pixel shuffle, EmbeddingBag, CTCLoss,
 issue 20 found missing (RReLU, ChannelShuffle, SyncBatchNorm, ...).
 """
 from . import activation_more, container_more, conv_more, loss_more, normalization_more, padding, pixelshuffle
-from . import lazy, layers_missing, pooling_more, sparse_more
+from . import lazy, layers_missing, pooling_more, sparse_more, utils  # (utils: torch.nn.modules.utils, an attribute)
 from .activation_more import *  # noqa: F401,F403
 from .container_more import *  # noqa: F401,F403
 from .conv_more import *  # noqa: F401,F403
